@@ -1,0 +1,34 @@
+# gridflow_add_test(NAME <name> TARGET <exe> [ARGS ...] [RANKS 1 2 4 ...] [LABELS ...] [TIMEOUT s])
+# Registers one CTest test per rank count; counts above 1 run under mpirun --oversubscribe.
+# Tests run as root in CI containers, which Open MPI refuses unless told otherwise.
+set(GRIDFLOW_TEST_ENVIRONMENT
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none)
+
+function(gridflow_add_test)
+  cmake_parse_arguments(T "" "NAME;TARGET;TIMEOUT" "ARGS;RANKS;LABELS" ${ARGN})
+  if(NOT T_RANKS)
+    set(T_RANKS 1)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  foreach(n IN LISTS T_RANKS)
+    if(n GREATER GRIDFLOW_TEST_MAX_RANKS)
+      continue()
+    endif()
+    set(name ${T_NAME})
+    list(LENGTH T_RANKS nranks)
+    if(nranks GREATER 1 OR n GREATER 1)
+      set(name ${T_NAME}.np${n})
+    endif()
+    if(n EQUAL 1)
+      add_test(NAME ${name} COMMAND $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+    else()
+      add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} --oversubscribe
+               ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${T_TARGET}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT} PROCESSORS ${n}
+                         ENVIRONMENT "${GRIDFLOW_TEST_ENVIRONMENT}")
+  endforeach()
+endfunction()

@@ -1,0 +1,169 @@
+#include "io/output_series.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <type_traits>
+
+#include "io/h5_attributes.hpp"
+#include "io/h5_handle.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+template <class T>
+hid_t native_type() {
+  return std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+}
+template <class T>
+hid_t file_type() {
+  return std::is_same_v<T, float> ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+}
+
+std::string step_file_name(const std::string& basename, long long step) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%08lld", step);
+  return basename + "_" + digits + ".h5";
+}
+
+/// Every rank throws rank 0's error, if it has one, so no rank is left waiting in a collective.
+void throw_rank0_error(MPI_Comm comm, const std::string& rank0_error) {
+  char error[512] = {};
+  rank0_error.copy(error, sizeof error - 1);
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(error, sizeof error, MPI_CHAR, 0, comm));
+  if (error[0]) throw Error(error);
+}
+
+/// Rank 0 renames `from` to `to`; all ranks throw if that failed.
+void collective_rename(MPI_Comm comm, const fs::path& from, const fs::path& to) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    std::error_code ec;
+    fs::rename(from, to, ec);
+    if (ec) error = "cannot rename " + from.string() + " to " + to.string() + ": " + ec.message();
+  }
+  throw_rank0_error(comm, error);
+}
+
+}  // namespace
+
+template <int Dim>
+OutputSeries<Dim>::OutputSeries(const mesh::Decomposition<Dim>& decomposition, std::string directory, std::string basename,
+                                Attributes run, Attributes input)
+    : m_decomposition(decomposition), m_directory(std::move(directory)), m_basename(std::move(basename)),
+      m_run(std::move(run)), m_input(std::move(input)),
+      m_xdmf_path((fs::path(m_directory) / (m_basename + ".xmf")).string()) {}
+
+template <int Dim>
+template <class T>
+std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vector<NamedField<T, Dim>>& fields) {
+  const MPI_Comm comm = m_decomposition.comm();
+  StepInfo info = local_info;  // attributes must be identical on every rank: rank 0's values win
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&info, sizeof info, MPI_BYTE, 0, comm));
+
+  const std::string name = step_file_name(m_basename, info.step);
+  const fs::path final_path = fs::path(m_directory) / name;
+  const fs::path partial_path = fs::path(m_directory) / ("." + name + ".partial");
+  const auto& grid = m_decomposition.grid();
+  {
+    H5Plist fapl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)));
+    GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+    H5File file(GRIDFLOW_H5_CHECK(H5Fcreate(partial_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)));
+
+    hsize_t global[Dim], start[Dim], count[Dim], memory[Dim], memory_start[Dim];
+    for (const auto& nf : fields) {
+      const auto& f = *nf.field;
+      GRIDFLOW_REQUIRE(f.space() == mesh::MemorySpace::host, "output field '" + nf.name + "' must be in host memory");
+      const auto view = f.view();
+      const auto ghosted = f.ghosted();
+      for (int d = 0; d < Dim; ++d) {  // HDF5 axis 0 is the slowest: reverse x, y, z
+        const int a = Dim - 1 - d;
+        global[a] = static_cast<hsize_t>(grid.n[d] + 1);
+        start[a] = static_cast<hsize_t>(f.owned().lo[d]);
+        count[a] = static_cast<hsize_t>(f.owned().extent(d));
+        memory_start[a] = static_cast<hsize_t>(f.owned().lo[d] - ghosted.lo[d]);
+        memory[a] = static_cast<hsize_t>(d == 0 ? view.stride[1] : ghosted.extent(d));
+      }
+      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, global, nullptr)));
+      H5Dataset dataset(GRIDFLOW_H5_CHECK(
+          H5Dcreate2(file, nf.name.c_str(), file_type<T>(), file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+      GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr));
+      H5Space memory_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, memory, nullptr)));
+      GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(memory_space, H5S_SELECT_SET, memory_start, nullptr, count, nullptr));
+      H5Plist dxpl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_DATASET_XFER)));
+      GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, native_type<T>(), memory_space, file_space, dxpl, view.data));
+    }
+
+    H5Group info_group(GRIDFLOW_H5_CHECK(H5Gcreate2(file, "Info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+    std::vector<std::int64_t> points;
+    std::vector<double> spacing, origin;
+    for (int d = 0; d < Dim; ++d) {
+      points.push_back(grid.n[d] + 1);
+      spacing.push_back(grid.spacing(d));
+      origin.push_back(grid.origin[d]);
+    }
+    write_attributes(info_group, {{"step", std::int64_t(info.step)},
+                                  {"time", info.time},
+                                  {"dt", info.dt},
+                                  {"wall_time", info.wall_time},
+                                  {"grid_points", points},
+                                  {"spacing", spacing},
+                                  {"origin", origin},
+                                  {"ghost_width", std::int64_t(fields.empty() ? 0 : fields[0].field->ghost_width())},
+                                  {"precision", std::string(std::is_same_v<T, float> ? "float" : "double")},
+                                  {"ranks", std::int64_t(m_decomposition.size())}});
+    write_attributes(info_group, m_run);
+    H5Group input_group(GRIDFLOW_H5_CHECK(H5Gcreate2(file, "Input", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+    write_attributes(input_group, m_input);
+    input_group.close();
+    info_group.close();
+    GRIDFLOW_H5_CHECK(file.close());
+  }
+  collective_rename(comm, partial_path, final_path);
+
+  XdmfStep step{info.step, info.time, name, {}};
+  for (const auto& nf : fields) step.fields.push_back(nf.name);
+  update_xdmf(step, std::is_same_v<T, float> ? "float" : "double");
+  return final_path.string();
+}
+
+template <int Dim>
+void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& precision) {
+  m_steps.push_back(step);
+  const MPI_Comm comm = m_decomposition.comm();
+  const fs::path partial = fs::path(m_directory) / ("." + m_basename + ".xmf.partial");
+  std::string error;
+  if (m_decomposition.rank() == 0) {
+    const auto& grid = m_decomposition.grid();
+    XdmfMesh mesh;
+    mesh.dim = Dim;
+    mesh.precision = precision;
+    for (int d = 0; d < Dim; ++d) {
+      mesh.points[d] = grid.n[d] + 1;
+      mesh.origin[d] = grid.origin[d];
+      mesh.spacing[d] = grid.spacing(d);
+    }
+    std::ofstream out(partial);
+    out << xdmf_document(m_basename, mesh, m_steps);
+    out.close();
+    if (!out) error = "cannot write " + partial.string();
+  }
+  throw_rank0_error(comm, error);
+  collective_rename(comm, partial, m_xdmf_path);
+}
+
+template class OutputSeries<2>;
+template class OutputSeries<3>;
+template std::string OutputSeries<2>::write<float>(const StepInfo&, const std::vector<NamedField<float, 2>>&);
+template std::string OutputSeries<2>::write<double>(const StepInfo&, const std::vector<NamedField<double, 2>>&);
+template std::string OutputSeries<3>::write<float>(const StepInfo&, const std::vector<NamedField<float, 3>>&);
+template std::string OutputSeries<3>::write<double>(const StepInfo&, const std::vector<NamedField<double, 3>>&);
+
+}  // namespace gridflow::io

@@ -1,0 +1,65 @@
+#pragma once
+// OutputSeries<Dim>: one parallel HDF5 file per output step plus an XDMF index of all of them.
+//
+// Every rank writes its owned box of each field collectively (MPI-IO) into one dataset of the
+// global grid, stored slowest axis first ((y, x) or (z, y, x)), so the file does not depend on the
+// number of ranks. A file is written under a hidden temporary name and renamed when complete, so
+// a file with the final name is always whole.
+//
+// File layout: /<field> datasets; /Info attributes (step, time, dt, wall_time, grid_points,
+// spacing, origin: per-axis lists x first; ghost_width, precision, ranks, code_version);
+// /Input attributes: the deck as used (attribute "deck", TOML text) and one attribute per key.
+#include <string>
+#include <vector>
+
+#include "io/attribute.hpp"
+#include "io/xdmf.hpp"
+#include "mesh/decomposition.hpp"
+#include "mesh/field.hpp"
+
+namespace gridflow::io {
+
+struct StepInfo {
+  long long step = 0;
+  double time = 0;
+  double dt = 0;
+  double wall_time = 0;  ///< seconds since the run started (rank 0's clock is stored)
+};
+
+template <class T, int Dim>
+struct NamedField {
+  std::string name;
+  const mesh::Field<T, Dim>* field;  ///< host memory
+};
+
+template <int Dim>
+class OutputSeries {
+ public:
+  /// Collective. `directory` must exist and be writable; `run` goes into every file's /Info and
+  /// `input` into /Input.
+  OutputSeries(const mesh::Decomposition<Dim>& decomposition, std::string directory, std::string basename,
+               Attributes run, Attributes input);
+
+  /// Collective: writes <directory>/<basename>_<step>.h5 and rewrites <basename>.xmf.
+  /// Returns the path of the file written.
+  template <class T>
+  std::string write(const StepInfo& info, const std::vector<NamedField<T, Dim>>& fields);
+
+  const std::string& xdmf_path() const { return m_xdmf_path; }
+
+ private:
+  void update_xdmf(const XdmfStep& step, const std::string& precision);
+
+  const mesh::Decomposition<Dim>& m_decomposition;
+  std::string m_directory;
+  std::string m_basename;
+  Attributes m_run;
+  Attributes m_input;
+  std::string m_xdmf_path;
+  std::vector<XdmfStep> m_steps;
+};
+
+extern template class OutputSeries<2>;
+extern template class OutputSeries<3>;
+
+}  // namespace gridflow::io

@@ -1,0 +1,16 @@
+#pragma once
+// Launcher of the CUDA heat kernel; no CUDA syntax, so plain C++ can call it.
+#include "kernels/stencil/heat_params.hpp"
+#include "mesh/box.hpp"
+#include "mesh/field_view.hpp"
+#include "mesh/host_device.hpp"
+
+namespace gridflow::kernels::stencil {
+
+/// out(i,j) = heat_point(in around (i,j)) for (i,j) in `update`; both views on the device with the
+/// same layout. Asynchronous on `stream`; checks the launch.
+template <class T>
+void launch_heat_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
+                      const mesh::Box<2>& update, T cx, T cy, StreamHandle stream);
+
+}  // namespace gridflow::kernels::stencil

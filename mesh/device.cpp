@@ -1,0 +1,132 @@
+#include "mesh/device.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "gridflow/config.hpp"
+#include "mesh/check.hpp"
+
+#if GRIDFLOW_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace gridflow::mesh {
+
+namespace {
+constexpr std::size_t host_alignment = 128;
+}  // namespace
+
+#if GRIDFLOW_HAVE_CUDA
+namespace {
+cudaMemcpyKind copy_kind(MemorySpace dst, MemorySpace src) {
+  if (dst == MemorySpace::device) return src == MemorySpace::device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+  return src == MemorySpace::device ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost;
+}
+}  // namespace
+
+int gpu_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: not an error for a CPU run
+    return 0;
+  }
+  return n;
+}
+bool gpu_available() { return gpu_count() > 0; }
+void select_gpu(int device) { GRIDFLOW_CUDA_CHECK(cudaSetDevice(device)); }
+std::string current_gpu_description() {
+  int device = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  GRIDFLOW_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
+}
+
+Buffer::Buffer(std::size_t bytes, MemorySpace space, bool pinned)
+    : m_bytes(bytes), m_space(space), m_pinned(pinned && space == MemorySpace::host) {
+  if (bytes == 0) return;
+  if (space == MemorySpace::device) GRIDFLOW_CUDA_CHECK(cudaMalloc(&m_data, bytes));
+  else if (m_pinned) GRIDFLOW_CUDA_CHECK(cudaMallocHost(&m_data, bytes));
+  else m_data = ::operator new(bytes, std::align_val_t(host_alignment));
+}
+void Buffer::release() noexcept {
+  if (!m_data) return;
+  if (m_space == MemorySpace::device) cudaFree(m_data);
+  else if (m_pinned) cudaFreeHost(m_data);
+  else ::operator delete(m_data, std::align_val_t(host_alignment));
+  m_data = nullptr;
+}
+
+void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) {
+  if (bytes == 0) return;
+  GRIDFLOW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, copy_kind(dst_space, src_space)));
+}
+void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
+                      std::size_t bytes, StreamHandle stream) {
+  if (bytes == 0) return;
+  GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, copy_kind(dst_space, src_space), stream));
+}
+void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle stream) {
+  GRIDFLOW_CUDA_CHECK(cudaMemsetAsync(dst, value, bytes, stream));
+}
+void synchronize(StreamHandle stream) { GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream)); }
+
+Stream::Stream() { GRIDFLOW_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking)); }
+Stream::~Stream() {
+  if (m_stream) cudaStreamDestroy(m_stream);
+}
+
+#else  // no CUDA: host memory only
+
+namespace {
+[[noreturn]] void no_cuda(const char* what) {
+  throw Error(std::string(what) + ": this gridflow was built without CUDA (configure with -DGRIDFLOW_CUDA=ON on a machine with nvcc)");
+}
+}  // namespace
+
+int gpu_count() { return 0; }
+bool gpu_available() { return false; }
+void select_gpu(int) { no_cuda("selecting a GPU"); }
+std::string current_gpu_description() { no_cuda("querying the GPU"); }
+
+Buffer::Buffer(std::size_t bytes, MemorySpace space, bool /*pinned*/) : m_bytes(bytes), m_space(space) {
+  if (space == MemorySpace::device) no_cuda("allocating device memory");
+  if (bytes) m_data = ::operator new(bytes, std::align_val_t(host_alignment));
+}
+void Buffer::release() noexcept {
+  if (m_data) ::operator delete(m_data, std::align_val_t(host_alignment));
+  m_data = nullptr;
+}
+void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) {
+  if (dst_space == MemorySpace::device || src_space == MemorySpace::device) no_cuda("copying device memory");
+  if (bytes) std::memcpy(dst, src, bytes);
+}
+void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
+                      std::size_t bytes, StreamHandle) {
+  copy_bytes(dst, dst_space, src, src_space, bytes);
+}
+void fill_device_bytes(void*, int, std::size_t, StreamHandle) { no_cuda("filling device memory"); }
+void synchronize(StreamHandle) {}
+Stream::Stream() { no_cuda("creating a stream"); }
+Stream::~Stream() = default;
+
+#endif
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : m_data(std::exchange(other.m_data, nullptr)), m_bytes(std::exchange(other.m_bytes, 0)),
+      m_space(other.m_space), m_pinned(other.m_pinned) {}
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    m_data = std::exchange(other.m_data, nullptr);
+    m_bytes = std::exchange(other.m_bytes, 0);
+    m_space = other.m_space;
+    m_pinned = other.m_pinned;
+  }
+  return *this;
+}
+Buffer::~Buffer() { release(); }
+
+}  // namespace gridflow::mesh

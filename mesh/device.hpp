@@ -1,0 +1,70 @@
+#pragma once
+// The few CUDA runtime services host code needs (memory, copies, streams, the device in use),
+// callable from plain C++ in a build with or without CUDA. Without CUDA every call that would
+// touch a GPU throws gridflow::Error saying so.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "mesh/host_device.hpp"
+#include "mesh/memory_space.hpp"
+
+namespace gridflow::mesh {
+
+/// True when this build has CUDA and at least one device is visible.
+bool gpu_available();
+/// Devices visible to this process; 0 without CUDA or without a driver.
+int gpu_count();
+/// Makes `device` current for this host thread.
+void select_gpu(int device);
+/// Name and compute capability of the current device, e.g. "NVIDIA H200 (sm_90)".
+std::string current_gpu_description();
+
+/// Owns `bytes` of memory in `space` (device: cudaMalloc; host: page-locked cudaMallocHost when
+/// `pinned` and CUDA is built, else aligned new). Movable, not copyable.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(std::size_t bytes, MemorySpace space, bool pinned = false);
+  Buffer(Buffer&&) noexcept;
+  Buffer& operator=(Buffer&&) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  void* data() const { return m_data; }
+  std::size_t bytes() const { return m_bytes; }
+  MemorySpace space() const { return m_space; }
+
+ private:
+  void release() noexcept;
+  void* m_data = nullptr;
+  std::size_t m_bytes = 0;
+  MemorySpace m_space = MemorySpace::host;
+  bool m_pinned = false;
+};
+
+/// Copies `bytes` between any two spaces; blocks until done.
+void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes);
+/// Asynchronous on `stream` where a device is involved (host memory must be pinned to overlap).
+void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
+                      std::size_t bytes, StreamHandle stream);
+/// Sets `bytes` of device memory to the byte `value`, asynchronously on `stream`.
+void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle stream);
+/// Blocks until all work queued on `stream` has finished.
+void synchronize(StreamHandle stream);
+
+/// A non-blocking CUDA stream owned for its lifetime.
+class Stream {
+ public:
+  Stream();
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  StreamHandle get() const { return m_stream; }
+
+ private:
+  StreamHandle m_stream = nullptr;
+};
+
+}  // namespace gridflow::mesh
