@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <ostream>
+#include <vector>
 
 namespace gridflow::mesh {
 
@@ -69,6 +70,34 @@ struct Box {
   friend constexpr bool operator==(const Box& a, const Box& b) { return a.lo == b.lo && a.hi == b.hi; }
   friend constexpr bool operator!=(const Box& a, const Box& b) { return !(a == b); }
 };
+
+/// The points of `outer` not in `inner` as disjoint boxes (at most 2 Dim slabs). `inner` is
+/// clipped to `outer` first.
+template <int Dim>
+std::vector<Box<Dim>> box_difference(const Box<Dim>& outer, const Box<Dim>& inner_box) {
+  std::vector<Box<Dim>> pieces;
+  const Box<Dim> inner = outer.intersect(inner_box);
+  if (inner.empty()) {
+    if (!outer.empty()) pieces.push_back(outer);
+    return pieces;
+  }
+  Box<Dim> rest = outer;  // peel slabs off the slowest axis first, so slabs are long in x
+  for (int d = Dim - 1; d >= 0; --d) {
+    if (rest.lo[d] < inner.lo[d]) {
+      Box<Dim> slab = rest;
+      slab.hi[d] = inner.lo[d] - 1;
+      pieces.push_back(slab);
+    }
+    if (rest.hi[d] > inner.hi[d]) {
+      Box<Dim> slab = rest;
+      slab.lo[d] = inner.hi[d] + 1;
+      pieces.push_back(slab);
+    }
+    rest.lo[d] = inner.lo[d];
+    rest.hi[d] = inner.hi[d];
+  }
+  return pieces;
+}
 
 template <int Dim>
 std::ostream& operator<<(std::ostream& os, const Box<Dim>& b) {

@@ -48,6 +48,19 @@ std::string mpi_error_string(int code);
                                              __LINE__);                                         \
   } while (0)
 
+// NCCL calls return ncclResult_t; ncclGetLastError adds NCCL's own account of the failure.
+// Needs <nccl.h> at the point of use, like the CUDA check: the definition itself references
+// nothing, and an `#ifdef NCCL_H_` guard would depend on include order under #pragma once.
+#define GRIDFLOW_NCCL_CHECK(call)                                                               \
+  do {                                                                                          \
+    const ncclResult_t gridflow_nccl_rc_ = (call);                                              \
+    if (gridflow_nccl_rc_ != ncclSuccess)                                                       \
+      ::gridflow::detail::throw_call_failure(                                                   \
+          "NCCL", #call,                                                                        \
+          std::string(ncclGetErrorString(gridflow_nccl_rc_)) + ": " + ncclGetLastError(nullptr), \
+          __FILE__, __LINE__);                                                                  \
+  } while (0)
+
 // HDF5 calls return a negative herr_t / hid_t on failure; the HDF5 error stack is printed by
 // the library itself when its automatic error printing is on.
 #define GRIDFLOW_H5_CHECK(call)                                                                 \

@@ -78,6 +78,19 @@ Stream::~Stream() {
   if (m_stream) cudaStreamDestroy(m_stream);
 }
 
+Event::Event() { GRIDFLOW_CUDA_CHECK(cudaEventCreate(&m_event)); }
+Event::~Event() {
+  if (m_event) cudaEventDestroy(m_event);
+}
+void Event::record(StreamHandle stream) { GRIDFLOW_CUDA_CHECK(cudaEventRecord(m_event, stream)); }
+void Event::synchronize() const { GRIDFLOW_CUDA_CHECK(cudaEventSynchronize(m_event)); }
+float Event::elapsed_ms(const Event& start, const Event& stop) {
+  float ms = 0;
+  GRIDFLOW_CUDA_CHECK(cudaEventElapsedTime(&ms, start.m_event,
+                                           stop.m_event));
+  return ms;
+}
+
 #else  // no CUDA: host memory only
 
 namespace {
@@ -111,6 +124,11 @@ void fill_device_bytes(void*, int, std::size_t, StreamHandle) { no_cuda("filling
 void synchronize(StreamHandle) {}
 Stream::Stream() { no_cuda("creating a stream"); }
 Stream::~Stream() = default;
+Event::Event() { no_cuda("creating an event"); }
+Event::~Event() = default;
+void Event::record(StreamHandle) { no_cuda("recording an event"); }
+void Event::synchronize() const {}
+float Event::elapsed_ms(const Event&, const Event&) { no_cuda("timing events"); }
 
 #endif
 
@@ -128,5 +146,34 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
   return *this;
 }
 Buffer::~Buffer() { release(); }
+
+Event::Event(Event&& o) noexcept : m_event(std::exchange(o.m_event, nullptr)) {}
+Event& Event::operator=(Event&& o) noexcept {
+  std::swap(m_event, o.m_event);
+  return *this;
+}
+
+void DeviceIntervalTimer::start(StreamHandle stream) {
+  if (m_used + 2 > 512) harvest();  // bound the events kept in flight
+  if (m_used + 2 > m_events.size()) {
+    m_events.emplace_back();
+    m_events.emplace_back();
+  }
+  m_events[m_used].record(stream);
+}
+void DeviceIntervalTimer::stop(StreamHandle stream) {
+  m_events[m_used + 1].record(stream);
+  m_used += 2;
+}
+void DeviceIntervalTimer::harvest() {
+  if (m_used == 0) return;
+  m_events[m_used - 1].synchronize();
+  for (std::size_t i = 0; i < m_used; i += 2) m_seconds += 1e-3 * Event::elapsed_ms(m_events[i], m_events[i + 1]);
+  m_used = 0;
+}
+double DeviceIntervalTimer::seconds() {
+  harvest();
+  return m_seconds;
+}
 
 }  // namespace gridflow::mesh

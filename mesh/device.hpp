@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mesh/host_device.hpp"
 #include "mesh/memory_space.hpp"
@@ -65,6 +66,41 @@ class Stream {
 
  private:
   StreamHandle m_stream = nullptr;
+};
+
+/// A CUDA event (timing enabled) owned for its lifetime.
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(Event&&) noexcept;
+  Event& operator=(Event&&) noexcept;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(StreamHandle stream);
+  /// Blocks until the work before the last record() has finished.
+  void synchronize() const;
+  /// Milliseconds between two recorded, completed events.
+  static float elapsed_ms(const Event& start, const Event& stop);
+
+ private:
+  ::CUevent_st* m_event = nullptr;
+};
+
+/// Device time spent between start() and stop() on a stream, summed over many intervals without
+/// synchronizing each one: event pairs are kept and read back by seconds() (which blocks).
+class DeviceIntervalTimer {
+ public:
+  void start(StreamHandle stream);
+  void stop(StreamHandle stream);
+  /// Total seconds of all completed intervals so far.
+  double seconds();
+
+ private:
+  void harvest();
+  std::vector<Event> m_events;  // start, stop, start, stop, ...
+  std::size_t m_used = 0;
+  double m_seconds = 0;
 };
 
 }  // namespace gridflow::mesh

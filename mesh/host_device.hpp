@@ -9,6 +9,7 @@
 // The type of a cudaStream_t, without including CUDA headers: host code can hold and pass
 // streams in a build without CUDA. nullptr is the legacy default stream.
 struct CUstream_st;
+struct CUevent_st;
 namespace gridflow {
 using StreamHandle = CUstream_st*;
 }

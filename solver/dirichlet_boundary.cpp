@@ -1,0 +1,106 @@
+#include "solver/dirichlet_boundary.hpp"
+
+#include "kernels/pack/box_copy.hpp"
+
+namespace gridflow::solver {
+
+template <class T, int Dim>
+DirichletBoundary<T, Dim>::DirichletBoundary(const mesh::Grid<Dim>& grid, std::array<Expression, 2 * Dim> faces,
+                                             mesh::MemorySpace space, StreamHandle stream)
+    : m_grid(grid), m_faces(std::move(faces)), m_space(space), m_stream(stream) {}
+
+template <class T, int Dim>
+bool DirichletBoundary<T, Dim>::time_dependent() const {
+  for (const auto& f : m_faces)
+    if (f.uses("t")) return true;
+  return false;
+}
+
+template <class T, int Dim>
+mesh::Box<Dim> DirichletBoundary<T, Dim>::face_points(int axis, int side) const {
+  mesh::Box<Dim> b = m_grid.points().face(axis, side);
+  for (int lower = 0; lower < axis; ++lower) {
+    b.lo[lower] += 1;
+    b.hi[lower] -= 1;
+  }
+  return b;
+}
+
+template <class T, int Dim>
+const std::vector<typename DirichletBoundary<T, Dim>::Piece>& DirichletBoundary<T, Dim>::pieces_in(const mesh::Box<Dim>& region) {
+  auto [it, inserted] = m_pieces.try_emplace({region.lo, region.hi});
+  if (inserted)
+    for (int axis = 0; axis < Dim; ++axis)
+      for (int side = 0; side < 2; ++side) {
+        const auto box = face_points(axis, side).intersect(region);
+        if (!box.empty()) it->second.push_back({2 * axis + side, box});
+      }
+  return it->second;
+}
+
+template <class T, int Dim>
+void DirichletBoundary<T, Dim>::evaluate(const std::vector<Piece>& pieces, double t, T* out) const {
+  for (const auto& p : pieces) {
+    const auto& b = p.box;
+    const auto n = static_cast<std::size_t>(b.size());
+    std::vector<double> columns((Dim + 2) * n);  // x, y[, z], t, result
+    std::size_t k = 0;
+    for (mesh::Index z = 0; z < (Dim == 3 ? b.extent(Dim - 1) : 1); ++z)
+      for (mesh::Index y = b.lo[1]; y <= b.hi[1]; ++y)
+        for (mesh::Index x = b.lo[0]; x <= b.hi[0]; ++x, ++k) {
+          columns[k] = m_grid.coordinate(0, x);
+          columns[n + k] = m_grid.coordinate(1, y);
+          if constexpr (Dim == 3) columns[2 * n + k] = m_grid.coordinate(2, b.lo[2] + z);
+          columns[Dim * n + k] = t;
+        }
+    std::vector<const double*> vars;
+    for (int v = 0; v <= Dim; ++v) vars.push_back(columns.data() + v * n);
+    double* result = columns.data() + (Dim + 1) * n;
+    m_faces[p.face].eval_bulk(static_cast<int>(n), vars, result);
+    for (std::size_t q = 0; q < n; ++q) *out++ = static_cast<T>(result[q]);
+  }
+}
+
+template <class T, int Dim>
+void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t) {
+  const auto& pieces = pieces_in(region);
+  std::size_t count = 0;
+  for (const auto& p : pieces) count += static_cast<std::size_t>(p.box.size());
+  if (count == 0) return;
+
+  if (m_space == mesh::MemorySpace::host) {
+    m_host_values.resize(count);
+    evaluate(pieces, t, m_host_values.data());
+    const T* at = m_host_values.data();
+    for (const auto& p : pieces) {
+      kernels::pack::unpack(at, p.box, field);
+      at += p.box.size();
+    }
+    return;
+  }
+
+  Staging& s = m_staging[m_next_slot];
+  m_next_slot ^= 1;
+  if (s.copied) s.copied->synchronize();  // the host slot may still be read by its last copy
+  else s.copied.emplace();
+  if (s.host.bytes() < count * sizeof(T)) {
+    s.host = mesh::Buffer(count * sizeof(T), mesh::MemorySpace::host, /*pinned=*/true);
+    s.device = mesh::Buffer(count * sizeof(T), mesh::MemorySpace::device);
+  }
+  T* host = static_cast<T*>(s.host.data());
+  evaluate(pieces, t, host);
+  mesh::copy_bytes_async(s.device.data(), mesh::MemorySpace::device, host, mesh::MemorySpace::host, count * sizeof(T), m_stream);
+  s.copied->record(m_stream);
+  const T* at = static_cast<const T*>(s.device.data());
+  for (const auto& p : pieces) {
+    kernels::pack::unpack(at, p.box, field, m_stream);
+    at += p.box.size();
+  }
+}
+
+template class DirichletBoundary<float, 2>;
+template class DirichletBoundary<double, 2>;
+template class DirichletBoundary<float, 3>;
+template class DirichletBoundary<double, 3>;
+
+}  // namespace gridflow::solver

@@ -1,0 +1,67 @@
+#pragma once
+// DirichletBoundary<T, Dim>: writes the boundary values given by per-face expressions into the
+// boundary points of a field. Face (axis, side) holds the points with index 0 (side 0) or n
+// (side 1) along `axis`; where faces meet, the face of the lower axis wins (in 2D the left and
+// right sides own the corners), so every boundary point has one expression.
+//
+// Values are evaluated on the host (muParser) and, for device fields, staged through pinned memory
+// and unpacked on the stream; two staging slots alternate so the host evaluates the next step's
+// values while the device still works on the previous ones.
+#include <array>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "mesh/device.hpp"
+#include "mesh/field.hpp"
+#include "mesh/grid.hpp"
+#include "solver/expression.hpp"
+
+namespace gridflow::solver {
+
+template <class T, int Dim>
+class DirichletBoundary {
+ public:
+  /// `faces[2*axis + side]`: expressions of (x, y[, z], t).
+  DirichletBoundary(const mesh::Grid<Dim>& grid, std::array<Expression, 2 * Dim> faces, mesh::MemorySpace space,
+                    StreamHandle stream);
+
+  /// Whether any face's value changes with t (if not, values written once stay valid).
+  bool time_dependent() const;
+
+  /// Sets every boundary point inside `region` (which must lie in the field's ghosted box) to
+  /// its value at time t. Host fields: blocks. Device fields: asynchronous on the stream.
+  void apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t);
+
+  /// The boundary points of face (axis, side) that this face's expression owns.
+  mesh::Box<Dim> face_points(int axis, int side) const;
+
+ private:
+  struct Piece {
+    int face;
+    mesh::Box<Dim> box;
+  };
+  struct Staging {
+    mesh::Buffer host;
+    mesh::Buffer device;
+    std::optional<mesh::Event> copied;  // made on first use: a CPU-only build has no events
+  };
+  const std::vector<Piece>& pieces_in(const mesh::Box<Dim>& region);
+  void evaluate(const std::vector<Piece>& pieces, double t, T* out) const;
+
+  mesh::Grid<Dim> m_grid;
+  std::array<Expression, 2 * Dim> m_faces;
+  mesh::MemorySpace m_space;
+  StreamHandle m_stream;
+  std::map<std::pair<std::array<mesh::Index, Dim>, std::array<mesh::Index, Dim>>, std::vector<Piece>> m_pieces;
+  std::array<Staging, 2> m_staging;
+  int m_next_slot = 0;
+  std::vector<T> m_host_values;
+};
+
+extern template class DirichletBoundary<float, 2>;
+extern template class DirichletBoundary<double, 2>;
+extern template class DirichletBoundary<float, 3>;
+extern template class DirichletBoundary<double, 3>;
+
+}  // namespace gridflow::solver

@@ -1,0 +1,12 @@
+#pragma once
+#include <mpi.h>
+
+#include "solver/deck.hpp"
+
+namespace gridflow::solver {
+
+/// Runs a heat2d deck on the ranks of `comm`: reads and checks the deck, steps, reports progress,
+/// writes the output series. Collective. Throws InputError (same on every rank) for bad input.
+void run_heat2d(Deck& deck, MPI_Comm comm);
+
+}  // namespace gridflow::solver

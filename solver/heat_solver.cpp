@@ -1,0 +1,116 @@
+#include "solver/heat_solver.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace gridflow::solver {
+
+namespace {
+std::array<Expression, 4> boundary_expressions(const HeatConfig& c) {
+  const std::vector<std::string> vars{"x", "y", "t"};
+  const std::map<std::string, double> consts{{"a", c.a}};
+  return {Expression("heat.boundary.left", c.boundary[0], vars, consts),
+          Expression("heat.boundary.right", c.boundary[1], vars, consts),
+          Expression("heat.boundary.bottom", c.boundary[2], vars, consts),
+          Expression("heat.boundary.top", c.boundary[3], vars, consts)};
+}
+}  // namespace
+
+template <class T>
+HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
+                          StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda)
+    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_cuda(cuda),
+      m_interior(space, stream), m_edge(space, stream), m_boundary_timer(space, stream),
+      m_exchange(mesh::MemorySpace::host, nullptr) {
+  const auto& grid = decomposition.grid();
+  const double dx = grid.spacing(0), dy = grid.spacing(1);
+  m_coefficients = {static_cast<T>(config.a * config.dt / (dx * dx)), static_cast<T>(config.a * config.dt / (dy * dy))};
+  const int g = config.run.halo_width;
+  m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
+  m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
+  m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, boundary_expressions(config), space, stream);
+  if (decomposition.size() > 1)
+    m_halo = std::make_unique<halo::HaloExchange<T, 2>>(decomposition, *m_u, g, transport, stream);
+
+  // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
+  // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
+  const Expression initial("heat.initial", config.initial, {"x", "y"}, {{"a", config.a}});
+  mesh::Field<T, 2> start(decomposition.owned(), g, mesh::MemorySpace::host, "u0");
+  const auto visible = start.ghosted().intersect(grid.points());
+  const auto nx = static_cast<std::size_t>(visible.extent(0));
+  std::vector<double> x(nx), y(nx), value(nx);
+  for (mesh::Index i = visible.lo[0]; i <= visible.hi[0]; ++i) x[i - visible.lo[0]] = grid.coordinate(0, i);
+  for (mesh::Index j = visible.lo[1]; j <= visible.hi[1]; ++j) {
+    std::fill(y.begin(), y.end(), grid.coordinate(1, j));
+    initial.eval_bulk(static_cast<int>(nx), {x.data(), y.data()}, value.data());
+    for (std::size_t k = 0; k < nx; ++k) start(visible.lo[0] + static_cast<mesh::Index>(k), j) = static_cast<T>(value[k]);
+  }
+  m_u->copy_from(start);
+  m_v->copy_from(start);
+  m_boundary->apply(*m_u, visible, 0.0);
+  m_boundary->apply(*m_v, visible, 0.0);
+}
+
+template <class T>
+void HeatSolver<T>::stencil(const mesh::Box<2>& box) {
+  kernels::stencil::heat_step(*m_u, *m_v, box, m_coefficients, m_cuda, m_stream);
+}
+
+template <class T>
+void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
+  const auto& owned = m_decomposition.owned();
+  const auto update = owned.grow(reach).intersect(m_decomposition.grid().interior());
+  if (exchange_first) {
+    {
+      PhaseScope t(m_exchange);
+      m_halo->begin(*m_u);
+    }
+    const auto inner = update.intersect(owned.grow(-1));
+    {
+      PhaseScope t(m_interior);
+      stencil(inner);
+    }
+    {
+      PhaseScope t(m_exchange);
+      m_halo->finish(*m_u);
+    }
+    PhaseScope t(m_edge);
+    for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip);
+  } else {
+    PhaseScope t(m_interior);
+    stencil(update);
+  }
+  if (m_boundary->time_dependent()) {
+    PhaseScope t(m_boundary_timer);
+    m_boundary->apply(*m_v, owned.grow(reach).intersect(m_decomposition.grid().points()),
+                      static_cast<double>(m_step + 1) * m_config.dt);
+  }
+  std::swap(m_u, m_v);
+  ++m_step;
+}
+
+template <class T>
+void HeatSolver<T>::advance(std::int64_t count) {
+  const std::int64_t per_exchange = m_config.run.halo_width;
+  while (count > 0) {
+    if (!m_halo) {
+      one_step(0, false);
+      --count;
+      continue;
+    }
+    const std::int64_t cycle = std::min(per_exchange, count);
+    for (std::int64_t q = 0; q < cycle; ++q) one_step(cycle - 1 - q, q == 0);
+    count -= cycle;
+  }
+}
+
+template <class T>
+HeatTimes HeatSolver<T>::times() {
+  return {m_interior.seconds(), m_edge.seconds(), m_boundary_timer.seconds(), m_exchange.seconds()};
+}
+
+template class HeatSolver<float>;
+template class HeatSolver<double>;
+
+}  // namespace gridflow::solver

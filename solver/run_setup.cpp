@@ -1,0 +1,87 @@
+#include "solver/run_setup.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gridflow/config.hpp"
+#include "halo/gpu_binding.hpp"
+#include "mesh/check.hpp"
+#include "mesh/device.hpp"
+
+namespace gridflow::solver {
+
+namespace fs = std::filesystem;
+
+void share_rank0_input_error(const std::string& rank0_message, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  int length = rank == 0 ? static_cast<int>(rank0_message.size()) : 0;
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  if (length == 0) return;
+  std::string message = rank == 0 ? rank0_message : std::string(static_cast<std::size_t>(length), ' ');
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm));
+  throw InputError(message);
+}
+
+std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string text, error;
+  if (rank == 0) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = what + " '" + path + "': cannot open: " + std::strerror(errno);
+    } else {
+      std::ostringstream os;
+      os << in.rdbuf();
+      text = os.str();
+    }
+  }
+  share_rank0_input_error(error, comm);
+  unsigned long long length = text.size();
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+  text.resize(length);
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm));
+  return text;
+}
+
+mesh::MemorySpace resolve_device(const RunOptions& options, MPI_Comm comm) {
+  if (options.device == "cpu") return mesh::MemorySpace::host;
+  int local = mesh::gpu_available() ? 1 : 0, all = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, comm));
+  if (!all) {
+    if (options.device == "auto") return mesh::MemorySpace::host;
+    throw InputError(std::string("key 'device': 'gpu' asked for, but ") +
+                     (GRIDFLOW_HAVE_CUDA ? "no CUDA device is visible to every rank"
+                                         : "this gridflow was built without CUDA"));
+  }
+  halo::bind_gpu_by_local_rank(comm, options.device_sharing);
+  return mesh::MemorySpace::device;
+}
+
+void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    if (ec) {
+      error = "key 'output.dir': cannot create directory '" + directory + "': " + ec.message();
+    } else if (!fs::is_directory(directory)) {
+      error = "key 'output.dir': '" + directory + "' exists and is not a directory";
+    } else {
+      const fs::path probe = fs::path(directory) / ".gridflow-write-probe";
+      std::ofstream out(probe);
+      if (!out) error = "key 'output.dir': directory '" + directory + "' is not writable: " + std::strerror(errno);
+      out.close();
+      fs::remove(probe, ec);
+    }
+  }
+  share_rank0_input_error(error, comm);
+}
+
+}  // namespace gridflow::solver

@@ -1,0 +1,26 @@
+#pragma once
+// The run-time choices every problem makes the same way: device, GPU binding, halo transport,
+// output directory. Each is collective and raises the same InputError on every rank.
+#include <mpi.h>
+
+#include <string>
+
+#include "mesh/memory_space.hpp"
+#include "solver/run_options.hpp"
+
+namespace gridflow::solver {
+
+/// "cpu" -> host; "gpu" -> device (error without a usable GPU on any rank); "auto" -> device when
+/// every rank sees a GPU. Binds each rank to a GPU by node-local rank when the answer is device.
+mesh::MemorySpace resolve_device(const RunOptions& options, MPI_Comm comm);
+
+/// Rank 0 creates the output directory and checks it is writable; error on every rank if not.
+void prepare_output_directory(const std::string& directory, MPI_Comm comm);
+
+/// Reads a text file on rank 0 and broadcasts it; InputError on every rank when it cannot be read.
+std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm);
+
+/// Every rank throws InputError(rank 0's message) when rank 0 has one.
+void share_rank0_input_error(const std::string& rank0_message, MPI_Comm comm);
+
+}  // namespace gridflow::solver

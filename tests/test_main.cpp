@@ -1,0 +1,45 @@
+// Shared main for every gridflow test executable: MPI and Kokkos around GoogleTest. Rank 0 prints
+// the usual report; other ranks print only their failures, tagged with the rank. The exit code is
+// the worst over all ranks, so a failure on any rank fails the test under mpirun.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+
+namespace {
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailurePrinter(int rank) : m_rank(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::fprintf(stderr, "[rank %d] failure at %s:%d\n%s\n", m_rank, r.file_name() ? r.file_name() : "?",
+                   r.line_number(), r.summary());
+  }
+
+ private:
+  int m_rank;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rc = 0;
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    if (rank != 0) {
+      auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+      delete listeners.Release(listeners.default_result_printer());
+      listeners.Append(new RankFailurePrinter(rank));
+    }
+    rc = RUN_ALL_TESTS();
+  }
+  int worst = 0;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
