@@ -1,0 +1,124 @@
+// Bad input through the real executable: each case exits non-zero with one message that names the
+// key or path and the reason, and leaves no output file behind.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string output;
+};
+
+Outcome run(const std::string& arguments, int ranks = 1) {
+  const std::string launch = ranks == 1 ? std::string(GRIDFLOW_EXECUTABLE)
+                                        : std::string(GRIDFLOW_MPIEXEC) + " -np " + std::to_string(ranks) +
+                                              " --oversubscribe " + GRIDFLOW_EXECUTABLE;
+  const std::string command = "cd " GRIDFLOW_SOURCE_DIR " && " + launch + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (pipe && fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  const int status = pipe ? pclose(pipe) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+class CliErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = fs::path(GRIDFLOW_SCRATCH_DIR) / ("cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir);
+    m_out = (m_dir / "out").string();
+  }
+  /// A heat deck in the scratch directory, writing into out/.
+  std::string deck(const std::string& text) {
+    const auto path = m_dir / "deck.toml";
+    std::ofstream(path) << text;
+    return path.string() + " output.dir=" + m_out;
+  }
+  void expect_error(const Outcome& o, const std::string& needle) {
+    EXPECT_NE(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find(needle), std::string::npos) << "message should contain \"" << needle << "\":\n" << o.output;
+    EXPECT_EQ(o.output.find("[rank"), std::string::npos) << "bad input must not abort:\n" << o.output;
+    int h5 = 0;
+    if (fs::exists(m_out))
+      for (const auto& e : fs::recursive_directory_iterator(m_out)) h5 += e.path().extension() == ".h5";
+    EXPECT_EQ(h5, 0) << "no output file may be written";
+  }
+  fs::path m_dir;
+  std::string m_out;
+};
+
+const std::string good = "problem = 'heat2d'\n[grid]\nn = [32, 32]\n[heat]\nsteps = 10\n";
+
+}  // namespace
+
+TEST_F(CliErrors, GoodDeckRuns) {
+  const auto o = run(deck(good));
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(fs::exists(fs::path(m_out) / "heat2d_00000010.h5")) << o.output;
+}
+
+TEST_F(CliErrors, MissingDeck) { expect_error(run(m_dir.string() + "/nope.toml"), "nope.toml': cannot open"); }
+
+TEST_F(CliErrors, NoArguments) { expect_error(run(""), "deck is required"); }
+
+TEST_F(CliErrors, UnknownKey) { expect_error(run(deck(good + "alpha = 1\n")), "unknown key 'heat.alpha'"); }
+
+TEST_F(CliErrors, WrongType) { expect_error(run(deck(good) + " grid.n=[32,'x']"), "key 'grid.n'"); }
+
+TEST_F(CliErrors, ZeroSize) { expect_error(run(deck(good) + " grid.n=[0,32]"), "key 'grid.n'"); }
+
+TEST_F(CliErrors, NegativeSize) { expect_error(run(deck(good) + " grid.n=[32,-4]"), "key 'grid.n'"); }
+
+TEST_F(CliErrors, UnstableDt) { expect_error(run(deck(good) + " heat.dt=1.0"), "key 'heat.dt'"); }
+
+TEST_F(CliErrors, UnknownDevice) { expect_error(run(deck(good) + " device=tpu"), "key 'device'"); }
+
+TEST_F(CliErrors, UnknownVariableInExpression) {
+  expect_error(run(deck(good) + " heat.initial='sin(z)'"), "key 'heat.initial'");
+}
+
+TEST_F(CliErrors, InvalidToml) { expect_error(run(deck("problem = 'heat2d\n")), "invalid TOML"); }
+
+TEST_F(CliErrors, UnwritableOutputDirectory) {
+  std::ofstream(m_dir / "file") << "x";  // a directory cannot be made below a regular file
+  const auto o = run(deck(good) + " output.dir=" + (m_dir / "file" / "sub").string());
+  EXPECT_NE(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("key 'output.dir'"), std::string::npos) << o.output;
+}
+
+TEST_F(CliErrors, ErrorsOnEveryRankExitWithoutHang) {
+  const auto o = run(deck(good + "alpha = 1\n"), 3);
+  expect_error(o, "unknown key 'heat.alpha'");
+  // rank 0 alone reports it
+  EXPECT_EQ(o.output.find("unknown key"), o.output.rfind("unknown key")) << o.output;
+}
+
+TEST_F(CliErrors, DecompositionNotMatchingRanks) {
+  expect_error(run(deck(good) + " decomposition=[3,1]", 2), "decomposition");
+}
+
+TEST_F(CliErrors, RankLeftWithFewerPointsThanGhostWidth) {
+  expect_error(run(deck(good) + " grid.n=[4,4] halo.width=3 decomposition=[2,1]", 2), "ghost width");
+}
+
+TEST_F(CliErrors, NcclWithoutGpu) {
+  expect_error(run(deck(good) + " device=cpu halo.transport=nccl", 2), "halo.transport");
+}
+
+TEST_F(CliErrors, HelpAndVersion) {
+  const auto help = run("--help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.output.find("key=value"), std::string::npos) << help.output;
+  const auto version = run("--version");
+  EXPECT_EQ(version.status, 0);
+  EXPECT_NE(version.output.find("gridflow 0."), std::string::npos) << version.output;
+}
