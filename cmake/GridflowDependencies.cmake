@@ -1,6 +1,7 @@
 # Every external dependency, found once; each layer links only what it uses.
 
 find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(OpenMP REQUIRED COMPONENTS CXX)  # sizes the thread pool of OpenMP-parallel libraries
 
 # Parallel HDF5 is required: the writer uses collective MPI-IO hyperslab writes.
 set(HDF5_PREFER_PARALLEL TRUE)

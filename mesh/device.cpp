@@ -62,6 +62,9 @@ void Buffer::release() noexcept {
 void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) {
   if (bytes == 0) return;
   GRIDFLOW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, copy_kind(dst_space, src_space)));
+  // cudaMemcpy from pageable memory may return before the data lands, and work on our
+  // non-blocking streams does not wait for the legacy stream: make "blocks until done" true.
+  if (dst_space == MemorySpace::device) GRIDFLOW_CUDA_CHECK(cudaDeviceSynchronize());
 }
 void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
                       std::size_t bytes, StreamHandle stream) {

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "gridflow/config.hpp"
+#include "io/mpiio_workaround.hpp"
 #include "mesh/check.hpp"
+#include "mesh/host_threads.hpp"
 #include "solver/deck.hpp"
 #include "solver/heat2d_run.hpp"
 #include "solver/run_setup.hpp"
@@ -38,6 +40,7 @@ int run_deck(const std::string& deck_path, const std::vector<std::string>& overr
 }  // namespace
 
 int main(int argc, char** argv) {
+  gridflow::io::avoid_broken_mpiio();
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
       MPI_Finalize();
       return status;
     }
+    gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
     Kokkos::ScopeGuard kokkos(argc, argv);
     status = run_deck(deck_path, overrides);
   } catch (const gridflow::InputError& e) {

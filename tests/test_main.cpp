@@ -8,6 +8,9 @@
 
 #include <cstdio>
 
+#include "io/mpiio_workaround.hpp"
+#include "mesh/host_threads.hpp"
+
 namespace {
 class RankFailurePrinter : public ::testing::EmptyTestEventListener {
  public:
@@ -24,9 +27,11 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gridflow::io::avoid_broken_mpiio();
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
   int rc = 0;
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
