@@ -39,6 +39,7 @@ find_package(CLI11 REQUIRED)
 find_package(muparser REQUIRED)
 find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
 
 if(GRIDFLOW_TESTS)
   find_package(GTest REQUIRED)

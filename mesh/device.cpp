@@ -61,6 +61,10 @@ void Buffer::release() noexcept {
 
 void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) {
   if (bytes == 0) return;
+  if (dst_space == MemorySpace::host && src_space == MemorySpace::host) {  // no driver needed
+    std::memcpy(dst, src, bytes);
+    return;
+  }
   GRIDFLOW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, copy_kind(dst_space, src_space)));
   // cudaMemcpy from pageable memory may return before the data lands, and work on our
   // non-blocking streams does not wait for the legacy stream: make "blocks until done" true.
@@ -69,6 +73,10 @@ void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace s
 void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
                       std::size_t bytes, StreamHandle stream) {
   if (bytes == 0) return;
+  if (dst_space == MemorySpace::host && src_space == MemorySpace::host) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
   GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, copy_kind(dst_space, src_space), stream));
 }
 void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle stream) {
@@ -87,6 +95,7 @@ Event::~Event() {
 }
 void Event::record(StreamHandle stream) { GRIDFLOW_CUDA_CHECK(cudaEventRecord(m_event, stream)); }
 void Event::synchronize() const { GRIDFLOW_CUDA_CHECK(cudaEventSynchronize(m_event)); }
+void Event::make_wait(StreamHandle stream) const { GRIDFLOW_CUDA_CHECK(cudaStreamWaitEvent(stream, m_event, 0)); }
 float Event::elapsed_ms(const Event& start, const Event& stop) {
   float ms = 0;
   GRIDFLOW_CUDA_CHECK(cudaEventElapsedTime(&ms, start.m_event,
@@ -131,6 +140,7 @@ Event::Event() { no_cuda("creating an event"); }
 Event::~Event() = default;
 void Event::record(StreamHandle) { no_cuda("recording an event"); }
 void Event::synchronize() const {}
+void Event::make_wait(StreamHandle) const { no_cuda("waiting on an event"); }
 float Event::elapsed_ms(const Event&, const Event&) { no_cuda("timing events"); }
 
 #endif

@@ -82,6 +82,8 @@ class Event {
   void synchronize() const;
   /// Milliseconds between two recorded, completed events.
   static float elapsed_ms(const Event& start, const Event& stop);
+  /// Work queued on `stream` from now on waits until the last record() has completed.
+  void make_wait(StreamHandle stream) const;
 
  private:
   ::CUevent_st* m_event = nullptr;

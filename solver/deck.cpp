@@ -77,6 +77,7 @@ void Deck::apply_override(const std::string& assignment) {
     if (!t) throw InputError("override '" + assignment + "': '" + parts[i] + "' is not a table in the deck");
   }
   t->insert_or_assign(parts.back(), std::move(*parsed.get("v")));
+  m_overridden.insert(key);
 }
 
 const toml::node* Deck::find(const std::string& key) const {
@@ -213,7 +214,9 @@ void Deck::require_all_used() const {
   std::vector<std::string> keys;
   leaf_keys(m_table, "", keys);
   for (const auto& k : keys)
-    if (!m_read.count(k)) throw InputError("unknown key '" + k + "' in " + m_source + " (the README lists every key)");
+    if (!m_read.count(k))
+      throw InputError("unknown key '" + k + "' " + (m_overridden.count(k) ? "given on the command line" : "in " + m_source) +
+                       " (the README lists every key)");
 }
 
 std::string Deck::used_toml() const {

@@ -55,6 +55,7 @@ class Deck {
   toml::table m_table;
   toml::table m_used;
   std::set<std::string> m_read;
+  std::set<std::string> m_overridden;  // keys set on the command line, for messages
 };
 
 }  // namespace gridflow::solver

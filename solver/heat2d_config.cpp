@@ -35,6 +35,7 @@ HeatConfig read_heat_config(Deck& deck) {
   for (int d = 0; d < 2; ++d) {
     if (!(length[d] > 0) || !std::isfinite(length[d]))
       throw InputError("key 'grid.length': " + str(length[d]) + " must be a positive length");
+    if (!std::isfinite(origin[d])) throw InputError("key 'grid.origin': " + str(origin[d]) + " must be a finite coordinate");
     c.grid.length[d] = length[d];
     c.grid.origin[d] = origin[d];
   }

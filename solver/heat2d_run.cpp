@@ -15,6 +15,7 @@
 #include "solver/heat_solver.hpp"
 #include "solver/progress.hpp"
 #include "solver/run_setup.hpp"
+#include "solver/run_summary.hpp"
 
 namespace gridflow::solver {
 
@@ -37,13 +38,16 @@ kernels::reduce::MinMax<double> global_min_max(const mesh::Field<T, 2>& u, const
 
 template <class T>
 void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2>& decomposition,
-         mesh::MemorySpace space, halo::Transport transport) {
+         mesh::MemorySpace space, halo::Transport transport, const std::string& summary_path) {
   const MPI_Comm comm = decomposition.comm();
   const bool root = decomposition.rank() == 0;
   const double wall_start = MPI_Wtime();
   std::optional<mesh::Stream> stream_owner;
   if (space == mesh::MemorySpace::device) stream_owner.emplace();
   const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
+  auto wait_for_device = [&] {
+    if (stream_owner) mesh::synchronize(stream);
+  };
   const auto& grid = decomposition.grid();
   const std::string device_name = space == mesh::MemorySpace::device ? mesh::current_gpu_description() : "cpu (Kokkos host)";
 
@@ -67,14 +71,15 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
                           {"decomposition", std::vector<std::int64_t>{decomposition.dims()[0], decomposition.dims()[1]}}};
   io::OutputSeries<2> output(decomposition, config.run.output_dir, config.run.output_name, run_info, deck.used_attributes());
   std::optional<mesh::Field<T, 2>> host_copy;
-  if (space == mesh::MemorySpace::device) host_copy.emplace(decomposition.owned(), config.run.halo_width, mesh::MemorySpace::host, "u_host");
+  if (space == mesh::MemorySpace::device && config.run.output_enabled) host_copy.emplace(decomposition.owned(), config.run.halo_width, mesh::MemorySpace::host, "u_host");
   PhaseTimer output_timer(mesh::MemorySpace::host, nullptr), progress_timer(mesh::MemorySpace::host, nullptr);
   std::int64_t last_written = -1;
   auto write = [&] {
+    if (!config.run.output_enabled) return;
     PhaseScope t(output_timer);
     const mesh::Field<T, 2>* u = &solver.solution();
     if (host_copy) {
-      mesh::synchronize(stream);
+      wait_for_device();
       host_copy->copy_from(*u);
       u = &*host_copy;
     }
@@ -98,7 +103,7 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
     const bool timed = solver.step() >= warmup;
     const double t0 = MPI_Wtime();
     solver.advance(next - solver.step());
-    mesh::synchronize(stream);
+    wait_for_device();
     GRIDFLOW_MPI_CHECK(MPI_Barrier(comm));
     if (timed) stepping_seconds += MPI_Wtime() - t0;
 
@@ -135,23 +140,41 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
                 static_cast<long long>(steps), solver.time(), total, rate * 1e-9, rate * 1e-9 / decomposition.size(),
                 static_cast<long long>(warmup));
     std::printf("%s", format_timer_table(phases, total).c_str());
-    std::printf("output: %s\n", output.xdmf_path().c_str());
+    if (config.run.output_enabled) std::printf("output: %s\n", output.xdmf_path().c_str());
     std::fflush(stdout);
+    if (!summary_path.empty()) {
+      RunSummary s;
+      s.problem = "heat2d";
+      s.precision = config.run.precision;
+      s.device = device_name;
+      s.transport = decomposition.size() > 1 ? halo::to_string(transport) : "none";
+      s.ranks = decomposition.size();
+      s.decomposition = {decomposition.dims()[0], decomposition.dims()[1]};
+      s.grid_points = {grid.n[0] + 1, grid.n[1] + 1};
+      s.halo_width = config.run.halo_width;
+      s.steps = steps;
+      s.warmup_steps = warmup;
+      s.wall_seconds = total;
+      s.stepping_seconds = stepping_seconds;
+      s.cell_updates_per_second = rate;
+      s.phases = phases;
+      write_summary_json(s, summary_path);
+    }
   }
 }
 
 }  // namespace
 
-void run_heat2d(Deck& deck, MPI_Comm comm) {
+void run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const HeatConfig config = read_heat_config(deck);
   deck.require_all_used();
   const mesh::MemorySpace space = resolve_device(config.run, comm);
   const halo::Transport transport = halo::resolve_transport(halo::parse_transport(config.run.halo_transport), space, comm);
   const mesh::Decomposition<2> decomposition(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1]},
                                              config.run.halo_width);
-  prepare_output_directory(config.run.output_dir, comm);
-  if (config.run.precision == "float") run<float>(config, deck, decomposition, space, transport);
-  else run<double>(config, deck, decomposition, space, transport);
+  if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
+  if (config.run.precision == "float") run<float>(config, deck, decomposition, space, transport, summary_path);
+  else run<double>(config, deck, decomposition, space, transport, summary_path);
 }
 
 }  // namespace gridflow::solver

@@ -30,8 +30,16 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
   m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
   m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, boundary_expressions(config), space, stream);
-  if (decomposition.size() > 1)
-    m_halo = std::make_unique<halo::HaloExchange<T, 2>>(decomposition, *m_u, g, transport, stream);
+  if (decomposition.size() > 1) {
+    StreamHandle halo_stream = nullptr;
+    if (space == mesh::MemorySpace::device) {
+      m_halo_stream.emplace();
+      m_u_ready.emplace();
+      m_halo_done.emplace();
+      halo_stream = m_halo_stream->get();
+    }
+    m_halo = std::make_unique<halo::HaloExchange<T, 2>>(decomposition, *m_u, g, transport, halo_stream);
+  }
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
@@ -62,16 +70,30 @@ void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
   const auto& owned = m_decomposition.owned();
   const auto update = owned.grow(reach).intersect(m_decomposition.grid().interior());
   if (exchange_first) {
-    {
-      PhaseScope t(m_exchange);
-      m_halo->begin(*m_u);
-    }
-    const auto inner = update.intersect(owned.grow(-1));
-    {
-      PhaseScope t(m_interior);
-      stencil(inner);
-    }
-    {
+    const auto inner = update.intersect(owned.grow(-1));  // reads owned points only
+    if (m_halo_stream) {
+      m_u_ready->record(m_stream);
+      m_u_ready->make_wait(m_halo_stream->get());
+      {
+        PhaseScope t(m_interior);
+        stencil(inner);
+      }
+      {
+        PhaseScope t(m_exchange);
+        m_halo->begin(*m_u);
+        m_halo->finish(*m_u);
+      }
+      m_halo_done->record(m_halo_stream->get());
+      m_halo_done->make_wait(m_stream);
+    } else {
+      {
+        PhaseScope t(m_exchange);
+        m_halo->begin(*m_u);
+      }
+      {
+        PhaseScope t(m_interior);
+        stencil(inner);
+      }
       PhaseScope t(m_exchange);
       m_halo->finish(*m_u);
     }

@@ -8,10 +8,13 @@
 // rank count or g, so the result is bitwise independent of both.
 //
 // The first step of a cycle overlaps the exchange: points at least one away from the owned box's
-// edge need no ghosts and are updated while the messages travel; the edge strips follow.
+// edge need no ghosts and are updated while the messages travel; the edge strips follow. On the
+// GPU the interior kernel is queued first and the exchange runs on a stream of its own, joined to
+// the compute stream by events, so neither transport keeps the GPU waiting.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "halo/halo_exchange.hpp"
 #include "kernels/stencil/heat.hpp"
@@ -61,6 +64,8 @@ class HeatSolver {
   std::unique_ptr<mesh::Field<T, 2>> m_u, m_v;
   std::unique_ptr<DirichletBoundary<T, 2>> m_boundary;
   std::unique_ptr<halo::HaloExchange<T, 2>> m_halo;  // null on one rank
+  std::optional<mesh::Stream> m_halo_stream;          // device fields on several ranks only
+  std::optional<mesh::Event> m_u_ready, m_halo_done;
   std::int64_t m_step = 0;
   PhaseTimer m_interior, m_edge, m_boundary_timer, m_exchange;
 };

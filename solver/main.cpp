@@ -26,13 +26,13 @@ std::string version_text() {
          (GRIDFLOW_HAVE_CUDA ? "on" : "off") + ", NCCL " + (GRIDFLOW_HAVE_NCCL ? "on" : "off") + ")";
 }
 
-int run_deck(const std::string& deck_path, const std::vector<std::string>& overrides) {
+int run_deck(const std::string& deck_path, const std::vector<std::string>& overrides, const std::string& summary) {
   using namespace gridflow;
   const std::string text = solver::read_text_on_rank0(deck_path, "deck", MPI_COMM_WORLD);
   solver::Deck deck = solver::Deck::parse(text, deck_path);
   for (const auto& o : overrides) deck.apply_override(o);
   const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
-  if (problem == "heat2d") solver::run_heat2d(deck, MPI_COMM_WORLD);
+  if (problem == "heat2d") solver::run_heat2d(deck, MPI_COMM_WORLD, summary);
   else throw InputError("key 'problem': 'poisson3d' is not available in this version of gridflow");
   return 0;
 }
@@ -50,8 +50,10 @@ int main(int argc, char** argv) {
     CLI::App app("gridflow: MPI + GPU structured-grid solver (2D heat, 3D Poisson)", "gridflow");
     std::string deck_path;
     std::vector<std::string> overrides;
+    std::string summary;
     app.add_option("deck", deck_path, "input deck (TOML); see the README for every key")->required();
     app.add_option("overrides", overrides, "key=value pairs that replace deck keys, e.g. grid.n=[2049,2049]");
+    app.add_option("--summary", summary, "write the run's figures (throughput, phase times) as JSON to this file");
     app.set_version_flag("--version", version_text());
     try {
       app.parse(argc, argv);
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
     }
     gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
     Kokkos::ScopeGuard kokkos(argc, argv);
-    status = run_deck(deck_path, overrides);
+    status = run_deck(deck_path, overrides, summary);
   } catch (const gridflow::InputError& e) {
     if (rank == 0) std::fprintf(stderr, "gridflow: error: %s\n", e.what());
     status = 2;

@@ -24,6 +24,7 @@ RunOptions read_run_options(Deck& deck, int dim) {
   o.output_name = deck.string("output.name", o.problem);
   if (o.output_name.empty() || o.output_name.find('/') != std::string::npos)
     throw InputError("key 'output.name': '" + o.output_name + "' must be a non-empty file name without '/'");
+  o.output_enabled = deck.boolean("output.enabled", true);
   o.output_every = deck.integer("output.every", 0);
   if (o.output_every < 0) throw InputError("key 'output.every': must be >= 0 (0 writes the final state only)");
   o.progress_every = deck.integer("progress.every", 0);

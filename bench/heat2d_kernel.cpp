@@ -1,0 +1,154 @@
+// bench/heat2d_kernel: the heat kernel against the memory-bandwidth roof, measured in one run.
+//
+// Roof: a large device-to-device copy, counting bytes read plus written. Kernel: ping-pong heat
+// steps on n x n points; a step reads and writes each cell once at best, so its effective
+// bandwidth is cell updates/s x 2 sizeof(T), and the ratio to the copy is the figure of merit.
+// Every figure is the median of repeated timings with CUDA events after a warm-up.
+//
+//   heat2d_kernel [--sizes 8192,16384] [--steps 20] [--repeats 7] [--variants] [--json FILE]
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gridflow/config.hpp"
+#include "kernels/stencil/heat.hpp"
+#include "mesh/device.hpp"
+#include "mesh/field.hpp"
+
+using namespace gridflow;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Median seconds of `repeats` timings of run() (after one untimed warm-up) on `stream`.
+template <class F>
+double time_median(int repeats, StreamHandle stream, F&& run) {
+  mesh::Event start, stop;
+  run();
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    start.record(stream);
+    run();
+    stop.record(stream);
+    stop.synchronize();
+    t.push_back(1e-3 * mesh::Event::elapsed_ms(start, stop));
+  }
+  return median(t);
+}
+
+double copy_bandwidth(std::size_t bytes, int repeats, StreamHandle stream) {
+  mesh::Buffer a(bytes, mesh::MemorySpace::device), b(bytes, mesh::MemorySpace::device);
+  mesh::fill_device_bytes(a.data(), 1, bytes, stream);
+  const double s = time_median(repeats, stream, [&] {
+    mesh::copy_bytes_async(b.data(), mesh::MemorySpace::device, a.data(), mesh::MemorySpace::device, bytes, stream);
+  });
+  return 2.0 * static_cast<double>(bytes) / s;
+}
+
+template <class T>
+nlohmann::json bench_heat(long n, int steps, int repeats, double roof, bool variants, StreamHandle stream) {
+  const mesh::Box<2> owned{{0, 0}, {n - 1, n - 1}};
+  mesh::Field<T, 2> host(owned, 1, mesh::MemorySpace::host);
+  const auto g = host.ghosted();
+  for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
+    for (auto i = g.lo[0]; i <= g.hi[0]; ++i) host(i, j) = static_cast<T>(std::sin(1e-3 * i) * std::cos(2e-3 * j));
+  mesh::Field<T, 2> u(owned, 1, mesh::MemorySpace::device), v(owned, 1, mesh::MemorySpace::device);
+  u.copy_from(host);
+  v.copy_from(host);
+  const mesh::Box<2> update = owned.grow(-1);
+  const kernels::stencil::HeatCoefficients<T> c{T(0.2), T(0.2)};
+  const double cells = static_cast<double>(update.size()) * steps;
+  const double bytes_per_cell = 2.0 * sizeof(T);
+
+  auto measure = [&](const kernels::stencil::HeatCudaParams& p) {
+    const double s = time_median(repeats, stream, [&] {
+      for (int k = 0; k < steps; ++k) {
+        if (k % 2 == 0) kernels::stencil::heat_step(u, v, update, c, p, stream);
+        else kernels::stencil::heat_step(v, u, update, c, p, stream);
+      }
+    });
+    const double rate = cells / s;
+    return nlohmann::json{{"params", {{"block_x", p.block_x}, {"block_y", p.block_y}, {"cells_per_thread", p.cells_per_thread}}},
+                          {"gcell_per_s", rate * 1e-9},
+                          {"effective_GBps", rate * bytes_per_cell * 1e-9},
+                          {"fraction_of_copy", rate * bytes_per_cell / roof}};
+  };
+  nlohmann::json r = {{"n", n}, {"precision", sizeof(T) == 4 ? "float" : "double"}, {"bytes_per_cell", bytes_per_cell}};
+  r["default"] = measure({});
+  const kernels::stencil::HeatCudaParams defaults;
+  std::printf("%6ld^2 %-6s default bx=%-3d by=%-2d cpt=%d %14s %8.1f Gcell/s %7.0f GB/s  %5.1f%% of copy\n", n,
+              sizeof(T) == 4 ? "float" : "double", defaults.block_x, defaults.block_y, defaults.cells_per_thread, "", r["default"]["gcell_per_s"].get<double>(),
+              r["default"]["effective_GBps"].get<double>(), 100 * r["default"]["fraction_of_copy"].get<double>());
+  if (variants) {
+    nlohmann::json all = nlohmann::json::array();
+    for (int bx : {32, 64, 128, 256})
+      for (int by : {1, 2, 4, 8})
+        for (int cpt : {1, 2, 4, 8}) {
+          const kernels::stencil::HeatCudaParams p{bx, by, cpt};
+          if (p.valid()) all.push_back(measure(p));
+        }
+    const auto best = std::max_element(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      return a["gcell_per_s"].template get<double>() < b["gcell_per_s"].template get<double>();
+    });
+    const nlohmann::json b = *best;
+    r["variants"] = all;
+    r["best"] = b;
+    std::printf("%6ld^2 %-6s best    bx=%-3d by=%-2d cpt=%d %14s %8.1f Gcell/s %7.0f GB/s  %5.1f%% of copy\n", n,
+                sizeof(T) == 4 ? "float" : "double", b["params"]["block_x"].get<int>(), b["params"]["block_y"].get<int>(),
+                b["params"]["cells_per_thread"].get<int>(), "", b["gcell_per_s"].get<double>(),
+                b["effective_GBps"].get<double>(), 100 * b["fraction_of_copy"].get<double>());
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("heat kernel throughput against the device copy bandwidth", "heat2d_kernel");
+  std::vector<long> sizes{8192, 16384};
+  int steps = 20, repeats = 7;
+  bool variants = false;
+  std::string json_path;
+  app.add_option("--sizes", sizes, "points per side")->delimiter(',');
+  app.add_option("--steps", steps, "heat steps per timing");
+  app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
+  app.add_flag("--variants", variants, "also time every launch configuration");
+  app.add_option("--json", json_path, "write the results here");
+  CLI11_PARSE(app, argc, argv);
+  if (!mesh::gpu_available()) {
+    std::fprintf(stderr, "heat2d_kernel: no CUDA device\n");
+    return 1;
+  }
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  mesh::select_gpu(0);
+  mesh::Stream stream;
+  const double roof = copy_bandwidth(std::size_t(2) << 30, repeats, stream.get());
+  std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
+  nlohmann::json cases = nlohmann::json::array();
+  for (long n : sizes) {
+    cases.push_back(bench_heat<float>(n, steps, repeats, roof, variants, stream.get()));
+    cases.push_back(bench_heat<double>(n, steps, repeats, roof, variants, stream.get()));
+  }
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const nlohmann::json result = {{"benchmark", "heat2d_kernel"},
+                                 {"gpu", mesh::current_gpu_description()},
+                                 {"gpu_count", 1},
+                                 {"commit", GRIDFLOW_GIT_HASH},
+                                 {"command", command},
+                                 {"copy_bandwidth_GBps", roof * 1e-9},
+                                 {"cases", cases}};
+  if (!json_path.empty()) std::ofstream(json_path) << result.dump(2) << '\n';
+  return 0;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""bench/scaling_report.py SUMMARY_DIR RESULT.json [--gpu NAME] [--command CMD]
+
+Collects the gridflow --summary files written by bench/heat2d_scaling.sh into one results file:
+every run with its throughput, parallel efficiency against the 1-GPU run of the same kind, per-GPU
+throughput, and its phase times; prints a table."""
+import argparse
+import glob
+import json
+import os
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("summaries")
+    p.add_argument("result")
+    p.add_argument("--command", default="bench/heat2d_scaling.sh")
+    args = p.parse_args()
+
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(args.summaries, "*.json"))):
+        with open(path) as f:
+            runs[os.path.basename(path)[:-5]] = json.load(f)
+    base = runs.get("strong_np1")
+    if base is None:
+        raise SystemExit("no strong_np1.json: the 1-GPU reference run is missing")
+    rate1 = base["cell_updates_per_second"]
+    rows = []
+    for name, s in sorted(runs.items(), key=lambda kv: (kv[0].split("_")[0], kv[1]["ranks"], kv[0])):
+        kind = name.split("_")[0]
+        gpus = s["ranks"]
+        rate = s["cell_updates_per_second"]
+        rows.append({
+            "name": name,
+            "kind": "weak" if kind == "weak" else "strong",
+            "gpus": gpus,
+            "grid_points": s["grid_points"],
+            "decomposition": s["decomposition"],
+            "halo_width": s["halo_width"],
+            "transport": s["transport"],
+            "steps": s["steps"],
+            "gcell_per_s": rate * 1e-9,
+            "gcell_per_s_per_gpu": rate * 1e-9 / gpus,
+            "efficiency": rate / (gpus * rate1),
+            "stepping_seconds": s["stepping_seconds"],
+            "phases_seconds": s["phases"],
+        })
+    result = {
+        "benchmark": "heat2d_scaling",
+        "gpu": base["device"],
+        "gpu_count": max(r["gpus"] for r in rows),
+        "commit": base["commit"],
+        "command": args.command,
+        "reference": "strong_np1: the same executable on one GPU",
+        "runs": rows,
+    }
+    with open(args.result, "w") as f:
+        json.dump(result, f, indent=2)
+    print(f"{'run':<22}{'GPUs':>5}{'g':>3}{'transport':>10}{'Gcell/s':>10}{'per GPU':>9}{'eff.':>7}"
+          f"{'interior':>10}{'edge':>8}{'exchange':>10}")
+    for r in rows:
+        ph = r["phases_seconds"]
+        print(f"{r['name']:<22}{r['gpus']:>5}{r['halo_width']:>3}{r['transport']:>10}{r['gcell_per_s']:>10.1f}"
+              f"{r['gcell_per_s_per_gpu']:>9.1f}{100 * r['efficiency']:>6.1f}%"
+              f"{ph.get('stencil interior', 0):>10.3f}{ph.get('stencil edge strips', 0):>8.3f}{ph.get('ghost exchange', 0):>10.3f}")
+
+
+if __name__ == "__main__":
+    main()
