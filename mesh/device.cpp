@@ -84,7 +84,11 @@ void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle str
 }
 void synchronize(StreamHandle stream) { GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream)); }
 
-Stream::Stream() { GRIDFLOW_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking)); }
+Stream::Stream(bool high_priority) {
+  int least = 0, greatest = 0;
+  GRIDFLOW_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  GRIDFLOW_CUDA_CHECK(cudaStreamCreateWithPriority(&m_stream, cudaStreamNonBlocking, high_priority ? greatest : least));
+}
 Stream::~Stream() {
   if (m_stream) cudaStreamDestroy(m_stream);
 }
@@ -134,7 +138,7 @@ void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemoryS
 }
 void fill_device_bytes(void*, int, std::size_t, StreamHandle) { no_cuda("filling device memory"); }
 void synchronize(StreamHandle) {}
-Stream::Stream() { no_cuda("creating a stream"); }
+Stream::Stream(bool) { no_cuda("creating a stream"); }
 Stream::~Stream() = default;
 Event::Event() { no_cuda("creating an event"); }
 Event::~Event() = default;

@@ -55,10 +55,11 @@ void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle str
 /// Blocks until all work queued on `stream` has finished.
 void synchronize(StreamHandle stream);
 
-/// A non-blocking CUDA stream owned for its lifetime.
+/// A non-blocking CUDA stream owned for its lifetime. A high-priority stream's blocks are
+/// scheduled ahead of waiting blocks of normal streams (small halo work beside a big kernel).
 class Stream {
  public:
-  Stream();
+  explicit Stream(bool high_priority = false);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;

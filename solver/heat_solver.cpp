@@ -33,10 +33,11 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   if (decomposition.size() > 1) {
     StreamHandle halo_stream = nullptr;
     if (space == mesh::MemorySpace::device) {
-      m_halo_stream.emplace();
+      m_halo_stream.emplace(/*high_priority=*/true);
       m_u_ready.emplace();
       m_halo_done.emplace();
       halo_stream = m_halo_stream->get();
+      m_edge = PhaseTimer(space, halo_stream);
     }
     m_halo = std::make_unique<halo::HaloExchange<T, 2>>(decomposition, *m_u, g, transport, halo_stream);
   }
@@ -61,8 +62,8 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
 }
 
 template <class T>
-void HeatSolver<T>::stencil(const mesh::Box<2>& box) {
-  kernels::stencil::heat_step(*m_u, *m_v, box, m_coefficients, m_cuda, m_stream);
+void HeatSolver<T>::stencil(const mesh::Box<2>& box, StreamHandle stream) {
+  kernels::stencil::heat_step(*m_u, *m_v, box, m_coefficients, m_cuda, stream);
 }
 
 template <class T>
@@ -76,12 +77,16 @@ void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
       m_u_ready->make_wait(m_halo_stream->get());
       {
         PhaseScope t(m_interior);
-        stencil(inner);
+        stencil(inner, m_stream);
       }
       {
         PhaseScope t(m_exchange);
         m_halo->begin(*m_u);
         m_halo->finish(*m_u);
+      }
+      {
+        PhaseScope t(m_edge);  // strips write other points of v than the interior does
+        for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, m_halo_stream->get());
       }
       m_halo_done->record(m_halo_stream->get());
       m_halo_done->make_wait(m_stream);
@@ -92,16 +97,18 @@ void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
       }
       {
         PhaseScope t(m_interior);
-        stencil(inner);
+        stencil(inner, m_stream);
       }
-      PhaseScope t(m_exchange);
-      m_halo->finish(*m_u);
+      {
+        PhaseScope t(m_exchange);
+        m_halo->finish(*m_u);
+      }
+      PhaseScope t(m_edge);
+      for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, m_stream);
     }
-    PhaseScope t(m_edge);
-    for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip);
   } else {
     PhaseScope t(m_interior);
-    stencil(update);
+    stencil(update, m_stream);
   }
   if (m_boundary->time_dependent()) {
     PhaseScope t(m_boundary_timer);

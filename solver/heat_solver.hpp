@@ -9,8 +9,9 @@
 //
 // The first step of a cycle overlaps the exchange: points at least one away from the owned box's
 // edge need no ghosts and are updated while the messages travel; the edge strips follow. On the
-// GPU the interior kernel is queued first and the exchange runs on a stream of its own, joined to
-// the compute stream by events, so neither transport keeps the GPU waiting.
+// GPU the interior kernel is queued first; the exchange and then the edge strips run on a
+// high-priority stream of their own, joined to the compute stream by events, so their small
+// kernels take SMs as the interior's blocks retire instead of queueing behind the whole kernel.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -53,7 +54,7 @@ class HeatSolver {
 
  private:
   void one_step(std::int64_t reach, bool exchange_first);
-  void stencil(const mesh::Box<2>& box);
+  void stencil(const mesh::Box<2>& box, StreamHandle stream);
 
   HeatConfig m_config;
   const mesh::Decomposition<2>& m_decomposition;
