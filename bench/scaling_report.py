@@ -10,6 +10,17 @@ import json
 import os
 
 
+def with_idle(row):
+    """Adds compute_idle_seconds: the stepping wall time in which the compute stream ran no interior
+    stencil (the phase timers cover every step; stepping time excludes the warm-up steps). Edge
+    strips and the exchange run beside the interior on another stream, so this is the time lost
+    to launch gaps, waiting for ghosts and load imbalance."""
+    timed = (row["steps"] - row["warmup_steps"]) / row["steps"]
+    interior = row["phases_seconds"].get("stencil interior", 0.0)
+    row["compute_idle_seconds"] = max(0.0, row["stepping_seconds"] - interior * timed)
+    return row
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("summaries")
@@ -30,7 +41,7 @@ def main():
         kind = name.split("_")[0]
         gpus = s["ranks"]
         rate = s["cell_updates_per_second"]
-        rows.append({
+        rows.append(with_idle({
             "name": name,
             "kind": "weak" if kind == "weak" else "strong",
             "gpus": gpus,
@@ -43,8 +54,9 @@ def main():
             "gcell_per_s_per_gpu": rate * 1e-9 / gpus,
             "efficiency": rate / (gpus * rate1),
             "stepping_seconds": s["stepping_seconds"],
+            "warmup_steps": s["warmup_steps"],
             "phases_seconds": s["phases"],
-        })
+        }))
     result = {
         "benchmark": "heat2d_scaling",
         "gpu": base["device"],
@@ -57,12 +69,12 @@ def main():
     with open(args.result, "w") as f:
         json.dump(result, f, indent=2)
     print(f"{'run':<22}{'GPUs':>5}{'g':>3}{'transport':>10}{'Gcell/s':>10}{'per GPU':>9}{'eff.':>7}"
-          f"{'interior':>10}{'edge':>8}{'exchange':>10}")
+          f"{'interior':>10}{'edge':>8}{'exchange':>10}{'idle':>8}")
     for r in rows:
         ph = r["phases_seconds"]
         print(f"{r['name']:<22}{r['gpus']:>5}{r['halo_width']:>3}{r['transport']:>10}{r['gcell_per_s']:>10.1f}"
               f"{r['gcell_per_s_per_gpu']:>9.1f}{100 * r['efficiency']:>6.1f}%"
-              f"{ph.get('stencil interior', 0):>10.3f}{ph.get('stencil edge strips', 0):>8.3f}{ph.get('ghost exchange', 0):>10.3f}")
+              f"{ph.get('stencil interior', 0):>10.3f}{ph.get('stencil edge strips', 0):>8.3f}{ph.get('ghost exchange', 0):>10.3f}{r['compute_idle_seconds']:>8.3f}")
 
 
 if __name__ == "__main__":
