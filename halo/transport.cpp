@@ -21,7 +21,7 @@ TransportChoice parse_transport(std::string_view text) {
   if (text == "mpi") return TransportChoice::mpi;
   if (text == "nccl") return TransportChoice::nccl;
   if (text == "auto") return TransportChoice::automatic;
-  throw InputError("halo.transport = \"" + std::string(text) + "\": expected \"mpi\", \"nccl\" or \"auto\"");
+  throw InputError("key 'halo.transport': \"" + std::string(text) + "\" is not \"mpi\", \"nccl\" or \"auto\"");
 }
 
 bool nccl_available() { return GRIDFLOW_HAVE_NCCL != 0; }
@@ -31,12 +31,12 @@ Transport resolve_transport(TransportChoice choice, mesh::MemorySpace space, MPI
   const bool device = space == mesh::MemorySpace::device;
   if (choice == TransportChoice::nccl) {
     if (!nccl_available())
-      throw InputError("halo.transport = \"nccl\": this gridflow was built without NCCL; use \"mpi\" or \"auto\"");
+      throw InputError("key 'halo.transport': \"nccl\" asked for, but this gridflow was built without NCCL; use \"mpi\" or \"auto\"");
     if (!device)
-      throw InputError("halo.transport = \"nccl\" moves device memory, but the fields are in host memory "
+      throw InputError("key 'halo.transport': \"nccl\" moves device memory, but the fields are in host memory "
                        "(device = cpu); use \"mpi\" or \"auto\"");
     if (ranks_share_gpu(comm))
-      throw InputError("halo.transport = \"nccl\" needs one GPU per rank, but some ranks share a GPU "
+      throw InputError("key 'halo.transport': \"nccl\" needs one GPU per rank, but some ranks share a GPU "
                        "(device_sharing); use \"mpi\" or \"auto\"");
     return Transport::nccl;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 #include "mesh/check.hpp"
 
@@ -167,16 +168,17 @@ bool Deck::boolean(const std::string& key, std::optional<bool> fallback) {
   return v;
 }
 
-std::vector<std::int64_t> Deck::integers(const std::string& key, std::size_t count,
-                                         std::optional<std::vector<std::int64_t>> fallback) {
-  std::vector<std::int64_t> v;
-  const std::string expected = "an array of " + std::to_string(count) + " integers";
+template <class V>
+std::vector<V> Deck::array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback) {
+  constexpr bool integral = std::is_integral_v<V>;
+  const std::string expected = "an array of " + std::to_string(count) + (integral ? " integers" : " numbers");
+  std::vector<V> v;
   if (const auto* n = find(key)) {
     const auto* a = n->as_array();
     if (!a || a->size() != count) wrong_type(key, expected);
     for (const auto& e : *a) {
-      if (!e.is_integer()) wrong_type(key, expected);
-      v.push_back(e.as_integer()->get());
+      if (integral ? !e.is_integer() : !e.is_number()) wrong_type(key, expected);
+      v.push_back(e.is_integer() ? static_cast<V>(e.as_integer()->get()) : static_cast<V>(e.as_floating_point()->get()));
     }
   } else if (fallback) {
     v = *fallback;
@@ -189,25 +191,13 @@ std::vector<std::int64_t> Deck::integers(const std::string& key, std::size_t cou
   return v;
 }
 
+std::vector<std::int64_t> Deck::integers(const std::string& key, std::size_t count,
+                                         std::optional<std::vector<std::int64_t>> fallback) {
+  return array<std::int64_t>(key, count, std::move(fallback));
+}
+
 std::vector<double> Deck::numbers(const std::string& key, std::size_t count, std::optional<std::vector<double>> fallback) {
-  std::vector<double> v;
-  const std::string expected = "an array of " + std::to_string(count) + " numbers";
-  if (const auto* n = find(key)) {
-    const auto* a = n->as_array();
-    if (!a || a->size() != count) wrong_type(key, expected);
-    for (const auto& e : *a) {
-      if (!e.is_number()) wrong_type(key, expected);
-      v.push_back(e.is_integer() ? static_cast<double>(e.as_integer()->get()) : e.as_floating_point()->get());
-    }
-  } else if (fallback) {
-    v = *fallback;
-  } else {
-    throw InputError("key '" + key + "' is required");
-  }
-  toml::array used;
-  for (auto x : v) used.push_back(x);
-  record(key, std::move(used));
-  return v;
+  return array<double>(key, count, std::move(fallback));
 }
 
 void Deck::require_all_used() const {

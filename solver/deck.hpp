@@ -50,6 +50,8 @@ class Deck {
   const toml::node* find(const std::string& key) const;
   [[noreturn]] void wrong_type(const std::string& key, const std::string& expected) const;
   void record(const std::string& key, toml::node&& value);
+  template <class V>
+  std::vector<V> array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback);
 
   std::string m_source;
   toml::table m_table;

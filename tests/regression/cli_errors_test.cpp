@@ -111,7 +111,7 @@ TEST_F(CliErrors, RankLeftWithFewerPointsThanGhostWidth) {
 }
 
 TEST_F(CliErrors, NcclWithoutGpu) {
-  expect_error(run(deck(good) + " device=cpu halo.transport=nccl", 2), "halo.transport");
+  expect_error(run(deck(good) + " device=cpu halo.transport=nccl", 2), "key 'halo.transport'");
 }
 
 TEST_F(CliErrors, HelpAndVersion) {
