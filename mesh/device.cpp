@@ -65,9 +65,11 @@ void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace s
     std::memcpy(dst, src, bytes);
     return;
   }
+  // Our streams are non-blocking, so the legacy-stream cudaMemcpy does not wait for their work,
+  // and from pageable memory it may return before the data lands: synchronize on both sides to
+  // make "blocks until done, after everything queued before" true.
+  GRIDFLOW_CUDA_CHECK(cudaDeviceSynchronize());
   GRIDFLOW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, copy_kind(dst_space, src_space)));
-  // cudaMemcpy from pageable memory may return before the data lands, and work on our
-  // non-blocking streams does not wait for the legacy stream: make "blocks until done" true.
   if (dst_space == MemorySpace::device) GRIDFLOW_CUDA_CHECK(cudaDeviceSynchronize());
 }
 void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,

@@ -45,7 +45,8 @@ class Buffer {
   bool m_pinned = false;
 };
 
-/// Copies `bytes` between any two spaces; blocks until done.
+/// Copies `bytes` between any two spaces; blocks until done. A copy involving the device first
+/// waits for all work queued on the device (every stream).
 void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes);
 /// Asynchronous on `stream` where a device is involved (host memory must be pinned to overlap).
 void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,

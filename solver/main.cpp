@@ -17,6 +17,7 @@
 #include "mesh/host_threads.hpp"
 #include "solver/deck.hpp"
 #include "solver/heat2d_run.hpp"
+#include "solver/poisson3d_run.hpp"
 #include "solver/run_setup.hpp"
 
 namespace {
@@ -33,7 +34,7 @@ int run_deck(const std::string& deck_path, const std::vector<std::string>& overr
   for (const auto& o : overrides) deck.apply_override(o);
   const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
   if (problem == "heat2d") solver::run_heat2d(deck, MPI_COMM_WORLD, summary);
-  else throw InputError("key 'problem': 'poisson3d' is not available in this version of gridflow");
+  else solver::run_poisson3d(deck, MPI_COMM_WORLD, summary);
   return 0;
 }
 

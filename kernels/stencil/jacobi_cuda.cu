@@ -1,0 +1,147 @@
+#include <cuda_runtime.h>
+
+#include "kernels/stencil/jacobi_cuda.hpp"
+#include "mesh/check.hpp"
+#include "mesh/device.hpp"
+
+namespace gridflow::kernels::stencil {
+
+namespace {
+
+struct Extent {
+  int nx, ny, nz;              // the update box
+  long long sy, sz;            // strides
+  int r_lo[3], r_hi[3];        // the residual box, relative to the update box's low corner
+};
+
+// Each thread owns one (x, y) column of CZ consecutive z-cells and walks up it, keeping the planes
+// below, at and above in registers. With RESIDUAL it also sums (f - A in)^2 over the residual box
+// into *sum (a block reduction, then one double atomic per block). Without WRITE it only measures.
+template <class T, int CZ, bool RESIDUAL, bool WRITE = true>
+__global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, Extent e,
+                              PoissonCoefficients<T> k, double* sum) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  const int z0 = blockIdx.z * CZ;
+  double acc = 0;
+  if (i < e.nx && j < e.ny) {
+    const long long base = i + j * e.sy + z0 * e.sz;
+    T below = __ldg(in + base - e.sz);
+    T centre = __ldg(in + base);
+#pragma unroll
+    for (int q = 0; q < CZ; ++q) {
+      const int z = z0 + q;
+      if (z >= e.nz) break;
+      const long long p = base + q * e.sz;
+      const T above = __ldg(in + p + e.sz);
+      const T w = __ldg(in + p - 1), ea = __ldg(in + p + 1), s = __ldg(in + p - e.sy), n = __ldg(in + p + e.sy);
+      const T rhs = __ldg(f + p);
+      if constexpr (WRITE) out[p] = jacobi_point(w, ea, s, n, below, above, rhs, k);
+      if constexpr (RESIDUAL) {
+        if (i >= e.r_lo[0] && i <= e.r_hi[0] && j >= e.r_lo[1] && j <= e.r_hi[1] && z >= e.r_lo[2] && z <= e.r_hi[2]) {
+          const double r = static_cast<double>(rhs) - static_cast<double>(laplacian_point(centre, w, ea, s, n, below, above, k));
+          acc += r * r;
+        }
+      }
+      below = centre;
+      centre = above;
+    }
+  }
+  if constexpr (RESIDUAL) {
+    __shared__ double partial[1024];
+    const int t = threadIdx.x + threadIdx.y * blockDim.x, threads = blockDim.x * blockDim.y;
+    partial[t] = acc;
+    __syncthreads();
+    for (int s = 1; s < threads; s *= 2) {  // any block size: pairwise tree over the flat index
+      if (t % (2 * s) == 0 && t + s < threads) partial[t] += partial[t + s];
+      __syncthreads();
+    }
+    if (t == 0) atomicAdd(sum, partial[0]);
+  }
+}
+
+template <class T, int CZ, bool RESIDUAL, bool WRITE>
+void launch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const Extent& e, const PoissonCoefficients<T>& k,
+            double* sum, StreamHandle stream) {
+  const dim3 block(p.block_x, p.block_y);
+  const dim3 grid((e.nx + p.block_x - 1) / p.block_x, (e.ny + p.block_y - 1) / p.block_y, (e.nz + CZ - 1) / CZ);
+  jacobi_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, sum);
+}
+
+template <class T, bool RESIDUAL, bool WRITE = true>
+void dispatch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const Extent& e, const PoissonCoefficients<T>& k,
+              double* sum, StreamHandle stream) {
+  switch (p.cells_z) {
+    case 1: return launch<T, 1, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+    case 2: return launch<T, 2, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+    case 4: return launch<T, 4, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+    case 8: return launch<T, 8, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+    case 16: return launch<T, 16, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+  }
+}
+
+template <class T>
+Extent extent_of(const mesh::FieldView<const T, 3>& v, const mesh::Box<3>& update, const mesh::Box<3>* norm_box) {
+  Extent e{static_cast<int>(update.extent(0)), static_cast<int>(update.extent(1)), static_cast<int>(update.extent(2)),
+           v.stride[1], v.stride[2], {0, 0, 0}, {-1, -1, -1}};
+  if (norm_box)
+    for (int d = 0; d < 3; ++d) {
+      e.r_lo[d] = static_cast<int>(norm_box->lo[d] - update.lo[d]);
+      e.r_hi[d] = static_cast<int>(norm_box->hi[d] - update.lo[d]);
+    }
+  return e;
+}
+
+/// Runs the sweep (or, without WRITE, only the measurement) with the residual summed into a device
+/// double, and returns it (blocking).
+template <class T, bool WRITE = true>
+double sweep_with_sum(const JacobiCudaParams& params, const T* in, T* out, const T* f, const Extent& e,
+                      const PoissonCoefficients<T>& k, StreamHandle stream) {
+  mesh::Buffer sum(sizeof(double), mesh::MemorySpace::device);
+  GRIDFLOW_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(double), stream));
+  dispatch<T, true, WRITE>(params, in, out, f, e, k, static_cast<double*>(sum.data()), stream);
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+  double host = 0;
+  GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(&host, sum.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
+  GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return host;
+}
+
+}  // namespace
+
+template <class T>
+void launch_jacobi_cuda(const JacobiCudaParams& params, mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out,
+                        mesh::FieldView<const T, 3> f, const mesh::Box<3>& update, const mesh::Box<3>* norm_box,
+                        const PoissonCoefficients<T>& k, double* residual_sq, StreamHandle stream) {
+  GRIDFLOW_REQUIRE(params.valid(), "invalid Jacobi CUDA parameters");
+  if (update.empty()) return;
+  const auto off = in.offset(update.lo[0], update.lo[1], update.lo[2]);
+  const Extent e = extent_of(in, update, norm_box);
+  if (norm_box) {
+    *residual_sq = sweep_with_sum<T>(params, in.data + off, out.data + off, f.data + off, e, k, stream);
+    return;
+  }
+  dispatch<T, false>(params, in.data + off, out.data + off, f.data + off, e, k, nullptr, stream);
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T>
+double residual_norm_squared_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
+                                  const PoissonCoefficients<T>& k, StreamHandle stream) {
+  if (box.empty()) return 0;
+  const auto off = u.offset(box.lo[0], box.lo[1], box.lo[2]);
+  return sweep_with_sum<T, false>(JacobiCudaParams{}, u.data + off, nullptr, f.data + off, extent_of(u, box, &box), k, stream);
+}
+
+template void launch_jacobi_cuda<float>(const JacobiCudaParams&, mesh::FieldView<const float, 3>, mesh::FieldView<float, 3>,
+                                        mesh::FieldView<const float, 3>, const mesh::Box<3>&, const mesh::Box<3>*,
+                                        const PoissonCoefficients<float>&, double*, StreamHandle);
+template void launch_jacobi_cuda<double>(const JacobiCudaParams&, mesh::FieldView<const double, 3>, mesh::FieldView<double, 3>,
+                                         mesh::FieldView<const double, 3>, const mesh::Box<3>&, const mesh::Box<3>*,
+                                         const PoissonCoefficients<double>&, double*, StreamHandle);
+template double residual_norm_squared_cuda<float>(mesh::FieldView<const float, 3>, mesh::FieldView<const float, 3>,
+                                                  const mesh::Box<3>&, const PoissonCoefficients<float>&, StreamHandle);
+template double residual_norm_squared_cuda<double>(mesh::FieldView<const double, 3>, mesh::FieldView<const double, 3>,
+                                                   const mesh::Box<3>&, const PoissonCoefficients<double>&, StreamHandle);
+
+}  // namespace gridflow::kernels::stencil

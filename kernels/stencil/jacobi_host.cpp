@@ -1,0 +1,135 @@
+// Host oracle of the Jacobi family and the dispatch to the CUDA variants.
+#include <Kokkos_Core.hpp>
+
+#include "gridflow/config.hpp"
+#include "kernels/stencil/jacobi.hpp"
+#include "kernels/stencil/jacobi_cuda.hpp"
+
+namespace gridflow::kernels::stencil {
+
+namespace {
+
+template <class T>
+void require_layout(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Field<T, 3>& f,
+                    const mesh::Box<3>& update) {
+  GRIDFLOW_REQUIRE(a.same_layout(b) && a.same_layout(f) && a.space() == b.space() && a.space() == f.space(),
+                   "Jacobi fields must share one layout and memory space");
+  GRIDFLOW_REQUIRE(a.ghosted().contains(update.grow(1)), "Jacobi update box reaches outside the ghosted box");
+}
+
+// Visits every x-row of `box` on the Kokkos host space: row(j, k) with j, k global indices.
+template <class Row>
+double sum_rows(const mesh::Box<3>& box, Row&& row) {
+  double total = 0;
+  const auto ny = box.extent(1);
+  Kokkos::parallel_reduce(
+      "stencil::poisson::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)),
+      [&](const std::int64_t r, double& acc) { acc += row(box.lo[1] + r % ny, box.lo[2] + r / ny); }, total);
+  return total;
+}
+
+// One sweep on the host; accumulates the squared residual of `in` over norm_box when asked.
+template <class T>
+double host_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& update,
+                  const mesh::Box<3>* norm_box, const PoissonCoefficients<T>& k) {
+  const auto u = in.view();
+  const auto v = out.view();
+  const auto rhs = f.view();
+  const auto sy = u.stride[1], sz = u.stride[2];
+  const auto i0 = update.lo[0], nx = update.extent(0);
+  return sum_rows(update, [&](std::int64_t j, std::int64_t z) {
+    const T* c = &u(i0, j, z);
+    const T* fr = &rhs(i0, j, z);
+    T* o = &v(i0, j, z);
+    for (std::int64_t x = 0; x < nx; ++x)
+      o[x] = jacobi_point(c[x - 1], c[x + 1], c[x - sy], c[x + sy], c[x - sz], c[x + sz], fr[x], k);
+    double acc = 0;
+    if (norm_box && j >= norm_box->lo[1] && j <= norm_box->hi[1] && z >= norm_box->lo[2] && z <= norm_box->hi[2])
+      for (std::int64_t i = norm_box->lo[0]; i <= norm_box->hi[0]; ++i) {
+        const std::int64_t x = i - i0;
+        const double r = static_cast<double>(fr[x]) -
+                         static_cast<double>(laplacian_point(c[x], c[x - 1], c[x + 1], c[x - sy], c[x + sy], c[x - sz], c[x + sz], k));
+        acc += r * r;
+      }
+    return acc;
+  });
+}
+
+}  // namespace
+
+template <class T>
+void jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& update,
+                  const PoissonCoefficients<T>& k, const JacobiCudaParams& params, StreamHandle stream) {
+  require_layout(in, out, f, update);
+  if (update.empty()) return;
+  if (in.space() == mesh::MemorySpace::host) {
+    host_sweep(in, out, f, update, nullptr, k);
+    return;
+  }
+#if GRIDFLOW_HAVE_CUDA
+  launch_jacobi_cuda<T>(params, in.view(), out.view(), f.view(), update, nullptr, k, nullptr, stream);
+#else
+  (void)params;
+  (void)stream;
+  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
+#endif
+}
+
+template <class T>
+double jacobi_sweep_with_residual(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
+                                  const mesh::Box<3>& update, const mesh::Box<3>& norm_box, const PoissonCoefficients<T>& k,
+                                  const JacobiCudaParams& params, StreamHandle stream) {
+  require_layout(in, out, f, update);
+  GRIDFLOW_REQUIRE(update.contains(norm_box), "the residual box must lie inside the update box");
+  if (update.empty()) return 0;
+  if (in.space() == mesh::MemorySpace::host) return host_sweep(in, out, f, update, &norm_box, k);
+#if GRIDFLOW_HAVE_CUDA
+  double sum = 0;
+  launch_jacobi_cuda<T>(params, in.view(), out.view(), f.view(), update, &norm_box, k, &sum, stream);
+  return sum;
+#else
+  (void)params;
+  (void)stream;
+  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
+  return 0;
+#endif
+}
+
+template <class T>
+double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
+                             const PoissonCoefficients<T>& k, StreamHandle stream) {
+  require_layout(u, u, f, box);
+  if (box.empty()) return 0;
+#if GRIDFLOW_HAVE_CUDA
+  if (u.space() == mesh::MemorySpace::device) return residual_norm_squared_cuda<T>(u.view(), f.view(), box, k, stream);
+#endif
+  (void)stream;
+  const auto uv = u.view();
+  const auto rhs = f.view();
+  const auto sy = uv.stride[1], sz = uv.stride[2];
+  return sum_rows(box, [&](std::int64_t j, std::int64_t z) {
+    const T* c = &uv(box.lo[0], j, z);
+    const T* fr = &rhs(box.lo[0], j, z);
+    double acc = 0;
+    for (std::int64_t x = 0; x < box.extent(0); ++x) {
+      const double r = static_cast<double>(fr[x]) -
+                       static_cast<double>(laplacian_point(c[x], c[x - 1], c[x + 1], c[x - sy], c[x + sy], c[x - sz], c[x + sz], k));
+      acc += r * r;
+    }
+    return acc;
+  });
+}
+
+#define GRIDFLOW_INSTANTIATE_JACOBI(T)                                                                                 \
+  template void jacobi_sweep<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&,                \
+                                const mesh::Box<3>&, const PoissonCoefficients<T>&, const JacobiCudaParams&, StreamHandle); \
+  template double jacobi_sweep_with_residual<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
+                                                const mesh::Box<3>&, const mesh::Box<3>&, const PoissonCoefficients<T>&,  \
+                                                const JacobiCudaParams&, StreamHandle);                                 \
+  template double residual_norm_squared<T>(const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&,    \
+                                           const PoissonCoefficients<T>&, StreamHandle);
+GRIDFLOW_INSTANTIATE_JACOBI(float)
+GRIDFLOW_INSTANTIATE_JACOBI(double)
+#undef GRIDFLOW_INSTANTIATE_JACOBI
+
+}  // namespace gridflow::kernels::stencil

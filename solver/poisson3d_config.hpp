@@ -1,0 +1,44 @@
+#pragma once
+// A 3D Poisson run, read from the deck and checked: u_xx + u_yy + u_zz = f on a box, Dirichlet
+// values on its faces, solved by Jacobi, multigrid, CG preconditioned by multigrid, or the
+// spectral (DST-I) direct solver.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "mesh/grid.hpp"
+#include "solver/deck.hpp"
+#include "solver/run_options.hpp"
+
+namespace gridflow::solver {
+
+struct MultigridOptions {
+  std::string cycle = "V";         ///< "V" or "F"
+  std::string smoother = "rbgs";   ///< "jacobi" (weighted) or "rbgs" (red-black Gauss-Seidel)
+  int pre_smooth = 2;
+  int post_smooth = 2;
+  double jacobi_weight = 6.0 / 7.0;
+  std::int64_t coarse_points = 4;  ///< coarsen while every axis keeps at least this many intervals
+};
+
+struct PoissonConfig {
+  RunOptions run;
+  mesh::Grid<3> grid;
+  std::string solver = "multigrid";  ///< "jacobi", "multigrid", "spectral" or "cg-mg"
+  std::string rhs;                   ///< f(x, y, z)
+  std::array<std::string, 6> boundary;  ///< x_low, x_high, y_low, y_high, z_low, z_high: of (x, y, z)
+  std::string exact;                 ///< optional exact solution, to report the discretisation error
+  double tolerance = 1e-8;           ///< on the relative residual ||b - A u|| / ||b||
+  std::int64_t max_iterations = 0;   ///< sweeps (jacobi), cycles (multigrid), iterations (cg-mg)
+  std::int64_t check_every = 10;     ///< jacobi: sweeps between residual checks
+  MultigridOptions multigrid;
+};
+
+/// Reads [grid], [poisson], [multigrid] and `solver`; throws InputError naming the key.
+PoissonConfig read_poisson_config(Deck& deck);
+
+/// The multigrid levels the grid allows: how often every axis's interval count halves evenly
+/// while staying >= coarse_points. 1 means multigrid cannot coarsen this grid.
+int multigrid_levels(const mesh::Grid<3>& grid, std::int64_t coarse_points);
+
+}  // namespace gridflow::solver

@@ -1,0 +1,153 @@
+#include "solver/poisson3d_run.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "gridflow/config.hpp"
+#include "halo/transport.hpp"
+#include "io/output_series.hpp"
+#include "mesh/check.hpp"
+#include "solver/expression.hpp"
+#include "solver/poisson_problem.hpp"
+#include "solver/poisson_solver.hpp"
+#include "solver/run_setup.hpp"
+#include "solver/run_summary.hpp"
+
+namespace gridflow::solver {
+
+namespace {
+
+/// Max over the owned points of |u - exact|, over all ranks.
+template <class T>
+double max_error(const mesh::Field<T, 3>& u_host, const Expression& exact, const mesh::Decomposition<3>& d) {
+  const auto& g = d.grid();
+  const auto& o = d.owned();
+  double err = 0;
+  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
+    for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
+      for (auto i = o.lo[0]; i <= o.hi[0]; ++i)
+        err = std::max(err, std::abs(static_cast<double>(u_host(i, j, k)) -
+                                     exact.eval(g.coordinate(0, i), g.coordinate(1, j), g.coordinate(2, k))));
+  double global = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&err, &global, 1, MPI_DOUBLE, MPI_MAX, d.comm()));
+  return global;
+}
+
+template <class T>
+void run(const PoissonConfig& config, const Deck& deck, const mesh::Decomposition<3>& d, mesh::MemorySpace space,
+         halo::Transport transport, const std::string& summary_path) {
+  const bool root = d.rank() == 0;
+  const double wall_start = MPI_Wtime();
+  std::optional<mesh::Stream> stream_owner;
+  if (space == mesh::MemorySpace::device) stream_owner.emplace();
+  const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
+  const auto& grid = d.grid();
+  const std::string device_name = space == mesh::MemorySpace::device ? mesh::current_gpu_description() : "cpu (Kokkos host)";
+  if (root) {
+    std::printf("gridflow %s (%s): poisson3d, %lld x %lld x %lld points, %s, solver %s, %d rank(s) as %d x %d x %d, device %s\n",
+                GRIDFLOW_VERSION, GRIDFLOW_GIT_HASH, static_cast<long long>(grid.n[0] + 1), static_cast<long long>(grid.n[1] + 1),
+                static_cast<long long>(grid.n[2] + 1), config.run.precision.c_str(), config.solver.c_str(), d.size(),
+                d.dims()[0], d.dims()[1], d.dims()[2], device_name.c_str());
+    std::fflush(stdout);
+  }
+
+  PoissonProblem<T> problem(config, d, space, stream);
+  const PoissonContext context{config, d, space, stream, transport};
+  auto solver = make_poisson_solver<T>(context);
+  const double b_norm = problem.b_norm();
+  if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
+  SolveReport report;
+  if (b_norm == 0) {
+    report.converged = true;  // f = 0 and zero boundary values: u = 0 is the solution
+  } else {
+    report = solver->solve(problem.u(), problem.f(), b_norm, [&](const ResidualRecord& r) {
+      if (root) {
+        std::printf("  %s %8lld  residual %.6e  %.3f s\n", solver->name().c_str(), static_cast<long long>(r.iteration),
+                    r.relative_residual, r.seconds);
+        std::fflush(stdout);
+      }
+    });
+  }
+
+  mesh::Field<T, 3> u_host(d.owned(), config.run.halo_width, mesh::MemorySpace::host, "u_host");
+  u_host.copy_from(problem.u());
+  std::optional<double> error;
+  if (!config.exact.empty()) error = max_error(u_host, Expression("poisson.exact", config.exact, {"x", "y", "z"}), d);
+  if (root) {
+    std::printf("%s: %s after %lld iteration(s), relative residual %.6e, %.3f s%s\n", report.converged ? "converged" : "NOT converged",
+                solver->name().c_str(), static_cast<long long>(report.iterations), report.relative_residual, report.seconds,
+                error ? (", max error against poisson.exact " + std::to_string(*error)).c_str() : "");
+    std::fflush(stdout);
+  }
+
+  if (config.run.output_enabled) {
+    std::vector<double> it, res, sec;
+    for (const auto& r : report.history) {
+      it.push_back(static_cast<double>(r.iteration));
+      res.push_back(r.relative_residual);
+      sec.push_back(r.seconds);
+    }
+    io::Attributes info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
+                        {"problem", std::string("poisson3d")},
+                        {"solver", solver->name()},
+                        {"device", device_name},
+                        {"converged", report.converged},
+                        {"iterations", std::int64_t(report.iterations)},
+                        {"relative_residual", report.relative_residual},
+                        {"solve_seconds", report.seconds},
+                        {"residual_history_iteration", it},
+                        {"residual_history_relative_residual", res},
+                        {"residual_history_seconds", sec}};
+    if (error) info.emplace_back("max_error", *error);
+    io::OutputSeries<3> output(d, config.run.output_dir, config.run.output_name, info, deck.used_attributes());
+    output.write<T>({report.iterations, 0.0, 0.0, MPI_Wtime() - wall_start}, {{"u", &u_host}});
+    if (root) {
+      const auto csv = std::filesystem::path(config.run.output_dir) / (config.run.output_name + "_residual.csv");
+      std::ofstream out(csv);
+      out << "iteration,relative_residual,seconds\n";
+      out.precision(17);
+      for (const auto& r : report.history) out << r.iteration << ',' << r.relative_residual << ',' << r.seconds << '\n';
+      if (!out) throw Error("cannot write " + csv.string());
+      std::printf("output: %s, %s\n", output.xdmf_path().c_str(), csv.c_str());
+    }
+  }
+  if (root && !summary_path.empty()) {
+    RunSummary s;
+    s.problem = "poisson3d/" + solver->name();
+    s.precision = config.run.precision;
+    s.device = device_name;
+    s.transport = d.size() > 1 ? halo::to_string(transport) : "none";
+    s.ranks = d.size();
+    s.decomposition = {d.dims()[0], d.dims()[1], d.dims()[2]};
+    s.grid_points = {grid.n[0] + 1, grid.n[1] + 1, grid.n[2] + 1};
+    s.halo_width = config.run.halo_width;
+    s.steps = report.iterations;
+    s.wall_seconds = MPI_Wtime() - wall_start;
+    s.stepping_seconds = report.seconds;
+    s.cell_updates_per_second = report.seconds > 0 ? static_cast<double>(grid.interior().size()) * report.iterations / report.seconds : 0;
+    s.phases = {{"solve", report.seconds}};
+    write_summary_json(s, summary_path);
+  }
+  if (!report.converged)
+    throw Error("the " + solver->name() + " solver did not reach the tolerance in poisson.max_iterations = " +
+                std::to_string(config.max_iterations));
+}
+
+}  // namespace
+
+void run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
+  const PoissonConfig config = read_poisson_config(deck);
+  deck.require_all_used();
+  const mesh::MemorySpace space = resolve_device(config.run, comm);
+  const halo::Transport transport = halo::resolve_transport(halo::parse_transport(config.run.halo_transport), space, comm);
+  const mesh::Decomposition<3> d(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1], config.run.decomposition[2]},
+                                 config.run.halo_width);
+  if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
+  if (config.run.precision == "float") run<float>(config, deck, d, space, transport, summary_path);
+  else run<double>(config, deck, d, space, transport, summary_path);
+}
+
+}  // namespace gridflow::solver

@@ -1,0 +1,75 @@
+#include "solver/poisson_problem.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/stencil/jacobi.hpp"
+#include "mesh/check.hpp"
+#include "solver/dirichlet_boundary.hpp"
+#include "solver/expression.hpp"
+
+namespace gridflow::solver {
+
+double global_norm(double local_sum_of_squares, MPI_Comm comm) {
+  double total = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local_sum_of_squares, &total, 1, MPI_DOUBLE, MPI_SUM, comm));
+  return std::sqrt(total);
+}
+
+namespace {
+std::array<Expression, 6> face_expressions(const PoissonConfig& c) {
+  const char* keys[6] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
+  const std::vector<std::string> vars{"x", "y", "z", "t"};  // t is always 0 here (checked without t)
+  return {Expression(std::string("poisson.boundary.") + keys[0], c.boundary[0], vars),
+          Expression(std::string("poisson.boundary.") + keys[1], c.boundary[1], vars),
+          Expression(std::string("poisson.boundary.") + keys[2], c.boundary[2], vars),
+          Expression(std::string("poisson.boundary.") + keys[3], c.boundary[3], vars),
+          Expression(std::string("poisson.boundary.") + keys[4], c.boundary[4], vars),
+          Expression(std::string("poisson.boundary.") + keys[5], c.boundary[5], vars)};
+}
+}  // namespace
+
+template <class T>
+PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition,
+                                  mesh::MemorySpace space, StreamHandle stream)
+    : m_decomposition(decomposition) {
+  const auto& grid = decomposition.grid();
+  m_k = kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
+  const int g = config.run.halo_width;
+  m_u = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "u");
+  m_f = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "f");
+
+  mesh::Field<T, 3> f_host(decomposition.owned(), g, mesh::MemorySpace::host, "f_host");
+  const Expression rhs("poisson.rhs", config.rhs, {"x", "y", "z"});
+  // Ghosts too: deep-halo sweeps recompute the neighbours' edge points and need f there.
+  const auto o = f_host.ghosted().intersect(grid.points());
+  const auto nx = static_cast<std::size_t>(o.extent(0));
+  std::vector<double> x(nx), y(nx), z(nx), value(nx);
+  for (std::size_t i = 0; i < nx; ++i) x[i] = grid.coordinate(0, o.lo[0] + static_cast<mesh::Index>(i));
+  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
+    for (auto j = o.lo[1]; j <= o.hi[1]; ++j) {
+      std::fill(y.begin(), y.end(), grid.coordinate(1, j));
+      std::fill(z.begin(), z.end(), grid.coordinate(2, k));
+      rhs.eval_bulk(static_cast<int>(nx), {x.data(), y.data(), z.data()}, value.data());
+      for (std::size_t i = 0; i < nx; ++i) f_host(o.lo[0] + static_cast<mesh::Index>(i), j, k) = static_cast<T>(value[i]);
+    }
+  m_f->copy_from(f_host);
+
+  DirichletBoundary<T, 3> boundary(grid, face_expressions(config), space, stream);
+  boundary.apply(*m_u, m_u->ghosted().intersect(grid.points()), 0.0);
+  if (space == mesh::MemorySpace::device) mesh::synchronize(stream);
+  // The zero guess's residual needs the neighbours' boundary values in the ghosts: they are set
+  // above from the expressions, and the zero interior is zero everywhere already.
+  m_b_norm = global_norm(kernels::stencil::residual_norm_squared(*m_u, *m_f, updated_points(), m_k, stream),
+                         decomposition.comm());
+}
+
+template <class T>
+mesh::Box<3> PoissonProblem<T>::updated_points() const {
+  return m_decomposition.owned().intersect(m_decomposition.grid().interior());
+}
+
+template class PoissonProblem<float>;
+template class PoissonProblem<double>;
+
+}  // namespace gridflow::solver
