@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/device_timing.hpp"
 #include "gridflow/config.hpp"
 #include "kernels/stencil/heat.hpp"
 #include "mesh/device.hpp"
@@ -26,35 +27,8 @@ using namespace gridflow;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/// Median seconds of `repeats` timings of run() (after one untimed warm-up) on `stream`.
-template <class F>
-double time_median(int repeats, StreamHandle stream, F&& run) {
-  mesh::Event start, stop;
-  run();
-  std::vector<double> t;
-  for (int r = 0; r < repeats; ++r) {
-    start.record(stream);
-    run();
-    stop.record(stream);
-    stop.synchronize();
-    t.push_back(1e-3 * mesh::Event::elapsed_ms(start, stop));
-  }
-  return median(t);
-}
-
-double copy_bandwidth(std::size_t bytes, int repeats, StreamHandle stream) {
-  mesh::Buffer a(bytes, mesh::MemorySpace::device), b(bytes, mesh::MemorySpace::device);
-  mesh::fill_device_bytes(a.data(), 1, bytes, stream);
-  const double s = time_median(repeats, stream, [&] {
-    mesh::copy_bytes_async(b.data(), mesh::MemorySpace::device, a.data(), mesh::MemorySpace::device, bytes, stream);
-  });
-  return 2.0 * static_cast<double>(bytes) / s;
-}
+using bench::copy_bandwidth;
+using bench::time_median;
 
 template <class T>
 nlohmann::json bench_heat(long n, int steps, int repeats, double roof, bool variants, StreamHandle stream) {

@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "kernels/stencil/jacobi_cuda.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
@@ -60,12 +62,75 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
   }
 }
 
+// The same walk with the x-y neighbours of each plane staged in a shared-memory tile (block plus a
+// one-point halo) instead of read through L1: the seed paper's "shared memory vs cache" choice.
+template <class T, int CZ, bool RESIDUAL, bool WRITE = true>
+__global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, Extent e,
+                                     PoissonCoefficients<T> k, double* sum) {
+  extern __shared__ unsigned char shared_bytes[];
+  T* tile = reinterpret_cast<T*>(shared_bytes);
+  const int tx = threadIdx.x, ty = threadIdx.y, pitch = blockDim.x + 2;
+  const int i = blockIdx.x * blockDim.x + tx;
+  const int j = blockIdx.y * blockDim.y + ty;
+  const int z0 = blockIdx.z * CZ;
+  const bool inside = i < e.nx && j < e.ny;
+  const long long base = i + j * e.sy + z0 * e.sz;
+  T below = inside ? __ldg(in + base - e.sz) : T(0);
+  T centre = inside ? __ldg(in + base) : T(0);
+  const int c = (ty + 1) * pitch + tx + 1;
+  double acc = 0;
+  for (int q = 0; q < CZ && z0 + q < e.nz; ++q) {  // uniform over the block: no divergent barrier
+    const long long p = base + q * e.sz;
+    __syncthreads();  // the previous plane's tile has been read
+    if (inside) {
+      tile[c] = centre;
+      if (tx == 0) tile[c - 1] = __ldg(in + p - 1);
+      if (tx == blockDim.x - 1 || i == e.nx - 1) tile[c + 1] = __ldg(in + p + 1);
+      if (ty == 0) tile[c - pitch] = __ldg(in + p - e.sy);
+      if (ty == blockDim.y - 1 || j == e.ny - 1) tile[c + pitch] = __ldg(in + p + e.sy);
+    }
+    __syncthreads();
+    if (inside) {
+      const T above = __ldg(in + p + e.sz);
+      const T w = tile[c - 1], ea = tile[c + 1], s = tile[c - pitch], n = tile[c + pitch];
+      const T rhs = __ldg(f + p);
+      if constexpr (WRITE) out[p] = jacobi_point(w, ea, s, n, below, above, rhs, k);
+      if constexpr (RESIDUAL) {
+        const int z = z0 + q;
+        if (i >= e.r_lo[0] && i <= e.r_hi[0] && j >= e.r_lo[1] && j <= e.r_hi[1] && z >= e.r_lo[2] && z <= e.r_hi[2]) {
+          const double r = static_cast<double>(rhs) - static_cast<double>(laplacian_point(centre, w, ea, s, n, below, above, k));
+          acc += r * r;
+        }
+      }
+      below = centre;
+      centre = above;
+    }
+  }
+  if constexpr (RESIDUAL) {
+    __syncthreads();
+    double* partial = reinterpret_cast<double*>(shared_bytes);  // the tile is no longer needed
+    const int t = tx + ty * blockDim.x, threads = blockDim.x * blockDim.y;
+    partial[t] = acc;
+    __syncthreads();
+    for (int s = 1; s < threads; s *= 2) {
+      if (t % (2 * s) == 0 && t + s < threads) partial[t] += partial[t + s];
+      __syncthreads();
+    }
+    if (t == 0) atomicAdd(sum, partial[0]);
+  }
+}
+
 template <class T, int CZ, bool RESIDUAL, bool WRITE>
 void launch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const Extent& e, const PoissonCoefficients<T>& k,
             double* sum, StreamHandle stream) {
   const dim3 block(p.block_x, p.block_y);
   const dim3 grid((e.nx + p.block_x - 1) / p.block_x, (e.ny + p.block_y - 1) / p.block_y, (e.nz + CZ - 1) / CZ);
-  jacobi_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, sum);
+  if (p.shared_tile) {
+    const std::size_t tile = std::max<std::size_t>((p.block_x + 2) * (p.block_y + 2) * sizeof(T), p.block_x * p.block_y * sizeof(double));
+    jacobi_shared_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, tile, stream>>>(in, out, f, e, k, sum);
+  } else {
+    jacobi_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, sum);
+  }
 }
 
 template <class T, bool RESIDUAL, bool WRITE = true>

@@ -1,0 +1,39 @@
+#pragma once
+// Timing helpers shared by the benchmark drivers: medians of CUDA-event timings after a warm-up,
+// and the device's copy bandwidth (the memory roof) measured in the same run.
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "mesh/device.hpp"
+
+namespace gridflow::bench {
+
+/// Median seconds of `repeats` timings of run() on `stream`, after one untimed warm-up.
+template <class F>
+double time_median(int repeats, StreamHandle stream, F&& run) {
+  mesh::Event start, stop;
+  run();
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    start.record(stream);
+    run();
+    stop.record(stream);
+    stop.synchronize();
+    t.push_back(1e-3 * mesh::Event::elapsed_ms(start, stop));
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// Bytes per second of a device-to-device copy of `bytes`, counting bytes read plus written.
+inline double copy_bandwidth(std::size_t bytes, int repeats, StreamHandle stream) {
+  mesh::Buffer a(bytes, mesh::MemorySpace::device), b(bytes, mesh::MemorySpace::device);
+  mesh::fill_device_bytes(a.data(), 1, bytes, stream);
+  const double s = time_median(repeats, stream, [&] {
+    mesh::copy_bytes_async(b.data(), mesh::MemorySpace::device, a.data(), mesh::MemorySpace::device, bytes, stream);
+  });
+  return 2.0 * static_cast<double>(bytes) / s;
+}
+
+}  // namespace gridflow::bench

@@ -1,0 +1,118 @@
+// bench/jacobi3d_kernel: the 7-point Jacobi sweep against the memory-bandwidth roof, in one run.
+//
+// A sweep reads u and f and writes the new u: 3 sizeof(T) bytes per cell at best (the neighbours
+// come from caches). Effective bandwidth = cell updates/s x 3 sizeof(T); the ratio to the copy
+// bandwidth measured in the same run is the figure of merit (goal: >= 85% at 512^3).
+//
+//   jacobi3d_kernel [--sizes 256,512] [--sweeps 10] [--repeats 7] [--variants] [--json FILE]
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench/device_timing.hpp"
+#include "gridflow/config.hpp"
+#include "kernels/stencil/jacobi.hpp"
+#include "mesh/field.hpp"
+
+using namespace gridflow;
+
+namespace {
+
+template <class T>
+nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool variants, StreamHandle stream) {
+  const mesh::Box<3> owned{{0, 0, 0}, {n - 1, n - 1, n - 1}};
+  mesh::Field<T, 3> host(owned, 1, mesh::MemorySpace::host);
+  const auto g = host.ghosted();
+  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
+    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
+      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) host(i, j, k) = static_cast<T>(std::sin(1e-2 * i + 2e-2 * j - 3e-2 * k));
+  mesh::Field<T, 3> u(owned, 1, mesh::MemorySpace::device), v(owned, 1, mesh::MemorySpace::device),
+      f(owned, 1, mesh::MemorySpace::device);
+  u.copy_from(host);
+  v.copy_from(host);
+  f.copy_from(host);
+  const mesh::Box<3> update = owned.grow(-1);
+  const auto k = kernels::stencil::poisson_coefficients<T>(1.0 / n, 1.0 / n, 1.0 / n);
+  const double cells = static_cast<double>(update.size()) * sweeps, bytes_per_cell = 3.0 * sizeof(T);
+  auto measure = [&](const kernels::stencil::JacobiCudaParams& p) {
+    const double s = bench::time_median(repeats, stream, [&] {
+      for (int q = 0; q < sweeps; ++q) {
+        if (q % 2 == 0) kernels::stencil::jacobi_sweep(u, v, f, update, k, p, stream);
+        else kernels::stencil::jacobi_sweep(v, u, f, update, k, p, stream);
+      }
+    });
+    const double rate = cells / s;
+    return nlohmann::json{{"params", {{"block_x", p.block_x}, {"block_y", p.block_y}, {"cells_z", p.cells_z}, {"shared_tile", p.shared_tile}}},
+                          {"gcell_per_s", rate * 1e-9},
+                          {"effective_GBps", rate * bytes_per_cell * 1e-9},
+                          {"fraction_of_copy", rate * bytes_per_cell / roof}};
+  };
+  const char* precision = sizeof(T) == 4 ? "float" : "double";
+  nlohmann::json r = {{"n", n}, {"precision", precision}, {"bytes_per_cell", bytes_per_cell}};
+  r["default"] = measure({});
+  std::printf("%4ld^3 %-6s default %-40s %7.1f Gcell/s %6.0f GB/s %5.1f%% of copy\n", n, precision, "",
+              r["default"]["gcell_per_s"].get<double>(), r["default"]["effective_GBps"].get<double>(),
+              100 * r["default"]["fraction_of_copy"].get<double>());
+  if (variants) {
+    nlohmann::json all = nlohmann::json::array();
+    nlohmann::json best;
+    for (int bx : {32, 64, 128, 256})
+      for (int by : {1, 2, 4, 8})
+        for (int cz : {1, 2, 4, 8, 16})
+          for (bool smem : {false, true}) {
+            const kernels::stencil::JacobiCudaParams p{bx, by, cz, smem};
+            if (!p.valid()) continue;
+            const nlohmann::json m = measure(p);
+            if (best.is_null() || m["gcell_per_s"].get<double>() > best["gcell_per_s"].get<double>()) best = m;
+            all.push_back(m);
+          }
+    r["variants"] = all;
+    r["best"] = best;
+    std::printf("%4ld^3 %-6s best    %-40s %7.1f Gcell/s %6.0f GB/s %5.1f%% of copy\n", n, precision, best["params"].dump().c_str(),
+                best["gcell_per_s"].get<double>(), best["effective_GBps"].get<double>(), 100 * best["fraction_of_copy"].get<double>());
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("7-point Jacobi sweep throughput against the device copy bandwidth", "jacobi3d_kernel");
+  std::vector<long> sizes{256, 512};
+  int sweeps = 10, repeats = 7;
+  bool variants = false;
+  std::string json_path;
+  app.add_option("--sizes", sizes, "points per side")->delimiter(',');
+  app.add_option("--sweeps", sweeps, "sweeps per timing");
+  app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
+  app.add_flag("--variants", variants, "also time every launch configuration");
+  app.add_option("--json", json_path, "write the results here");
+  CLI11_PARSE(app, argc, argv);
+  if (!mesh::gpu_available()) {
+    std::fprintf(stderr, "jacobi3d_kernel: no CUDA device\n");
+    return 1;
+  }
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  mesh::select_gpu(0);
+  mesh::Stream stream;
+  const double roof = bench::copy_bandwidth(std::size_t(2) << 30, repeats, stream.get());
+  std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
+  nlohmann::json cases = nlohmann::json::array();
+  for (long n : sizes) {
+    cases.push_back(bench_jacobi<float>(n, sweeps, repeats, roof, variants, stream.get()));
+    cases.push_back(bench_jacobi<double>(n, sweeps, repeats, roof, variants, stream.get()));
+  }
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const nlohmann::json result = {{"benchmark", "jacobi3d_kernel"}, {"gpu", mesh::current_gpu_description()}, {"gpu_count", 1},
+                                 {"commit", GRIDFLOW_GIT_HASH},    {"command", command},                     {"copy_bandwidth_GBps", roof * 1e-9},
+                                 {"cases", cases}};
+  if (!json_path.empty()) std::ofstream(json_path) << result.dump(2) << '\n';
+  return 0;
+}

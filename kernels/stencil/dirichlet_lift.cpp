@@ -1,0 +1,52 @@
+// Host oracle of the Dirichlet lift and the dispatch to CUDA.
+#include "kernels/stencil/dirichlet_lift.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include "gridflow/config.hpp"
+#include "kernels/stencil/dirichlet_lift_cuda.hpp"
+#include "kernels/stencil/dirichlet_lift_point.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::stencil {
+
+template <class T>
+void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
+                    const std::array<mesh::Index, 3>& n, const PoissonCoefficients<T>& k, mesh::Field<T, 3>& b,
+                    StreamHandle stream) {
+  GRIDFLOW_REQUIRE(u.same_layout(f) && u.space() == f.space() && u.space() == b.space(),
+                   "Dirichlet lift: u and f must share one layout, and all three fields one memory space");
+  GRIDFLOW_REQUIRE(u.ghosted().contains(box.grow(1)) && b.ghosted().contains(box),
+                   "Dirichlet lift box (with its neighbours) lies outside the fields");
+  GRIDFLOW_REQUIRE(mesh::Box<3>{{1, 1, 1}, {n[0] - 1, n[1] - 1, n[2] - 1}}.contains(box),
+                   "Dirichlet lift box reaches the boundary");
+  if (box.empty()) return;
+#if GRIDFLOW_HAVE_CUDA
+  if (u.space() == mesh::MemorySpace::device)
+    return launch_dirichlet_lift_cuda<T>(u.view(), f.view(), box, n, k, b.view(), stream);
+#endif
+  (void)stream;
+  const auto uv = u.view();
+  const auto fv = f.view();
+  const auto bv = b.view();
+  const auto ny = box.extent(1);
+  Kokkos::parallel_for(
+      "stencil::dirichlet_lift::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)),
+      [&](const std::int64_t r) {
+        const std::int64_t j = box.lo[1] + r % ny, z = box.lo[2] + r / ny;
+        for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i)
+          bv(i, j, z) = dirichlet_lift_point(
+              fv(i, j, z), boundary_part(uv(i - 1, j, z), i - 1, n[0]), boundary_part(uv(i + 1, j, z), i + 1, n[0]),
+              boundary_part(uv(i, j - 1, z), j - 1, n[1]), boundary_part(uv(i, j + 1, z), j + 1, n[1]),
+              boundary_part(uv(i, j, z - 1), z - 1, n[2]), boundary_part(uv(i, j, z + 1), z + 1, n[2]), k);
+      });
+}
+
+template void dirichlet_lift<float>(const mesh::Field<float, 3>&, const mesh::Field<float, 3>&, const mesh::Box<3>&,
+                                    const std::array<mesh::Index, 3>&, const PoissonCoefficients<float>&,
+                                    mesh::Field<float, 3>&, StreamHandle);
+template void dirichlet_lift<double>(const mesh::Field<double, 3>&, const mesh::Field<double, 3>&, const mesh::Box<3>&,
+                                     const std::array<mesh::Index, 3>&, const PoissonCoefficients<double>&,
+                                     mesh::Field<double, 3>&, StreamHandle);
+
+}  // namespace gridflow::kernels::stencil

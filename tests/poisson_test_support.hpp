@@ -1,0 +1,74 @@
+#pragma once
+// Helpers for tests that run Poisson solvers in-process: a config from deck text, a solve on any
+// communicator with the solution gathered on every rank, and the max error against a formula.
+#include <mpi.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/poisson3d_config.hpp"
+#include "solver/poisson_problem.hpp"
+#include "solver/poisson_solver.hpp"
+
+namespace gridflow::testing {
+
+inline solver::PoissonConfig poisson_config(const std::string& deck_text, const std::vector<std::string>& overrides = {}) {
+  auto deck = solver::Deck::parse("problem = 'poisson3d'\n" + deck_text, "test deck");
+  for (const auto& o : overrides) deck.apply_override(o);
+  auto config = solver::read_poisson_config(deck);
+  deck.require_all_used();
+  return config;
+}
+
+template <class T>
+struct PoissonResult {
+  std::vector<T> u;  ///< every grid point, x fastest
+  solver::SolveReport report;
+};
+
+/// Solves `config` over `comm` with `make` (a solver factory) and gathers u on every rank.
+template <class T>
+PoissonResult<T> solve_gathered(const solver::PoissonConfig& config, MPI_Comm comm,
+                                mesh::MemorySpace space = mesh::MemorySpace::host,
+                                halo::Transport transport = halo::Transport::mpi) {
+  const mesh::Decomposition<3> d(config.grid, comm,
+                                 {config.run.decomposition[0], config.run.decomposition[1], config.run.decomposition[2]},
+                                 config.run.halo_width);
+  std::optional<mesh::Stream> stream;
+  if (space == mesh::MemorySpace::device) stream.emplace();
+  const StreamHandle s = stream ? stream->get() : nullptr;
+  solver::PoissonProblem<T> problem(config, d, space, s);
+  const solver::PoissonContext context{config, d, space, s, transport};
+  auto solver = solver::make_poisson_solver<T>(context);
+  PoissonResult<T> result;
+  result.report = solver->solve(problem.u(), problem.f(), problem.b_norm(), {});
+  mesh::Field<T, 3> host(d.owned(), config.run.halo_width, mesh::MemorySpace::host);
+  host.copy_from(problem.u());
+  const auto points = config.grid.points();
+  std::vector<T> local(static_cast<std::size_t>(points.size()), T(0));
+  result.u.resize(local.size());
+  const auto& o = d.owned();
+  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
+    for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
+      for (auto i = o.lo[0]; i <= o.hi[0]; ++i)
+        local[(k * points.extent(1) + j) * points.extent(0) + i] = host(i, j, k);
+  MPI_Allreduce(local.data(), result.u.data(), static_cast<int>(local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
+                MPI_SUM, comm);
+  return result;
+}
+
+/// Max over the grid points of |u - exact(x, y, z)|.
+template <class T>
+double max_error(const std::vector<T>& u, const mesh::Grid<3>& g, const std::function<double(double, double, double)>& exact) {
+  double err = 0;
+  std::size_t q = 0;
+  for (mesh::Index k = 0; k <= g.n[2]; ++k)
+    for (mesh::Index j = 0; j <= g.n[1]; ++j)
+      for (mesh::Index i = 0; i <= g.n[0]; ++i, ++q)
+        err = std::max(err, std::abs(static_cast<double>(u[q]) - exact(g.coordinate(0, i), g.coordinate(1, j), g.coordinate(2, k))));
+  return err;
+}
+
+}  // namespace gridflow::testing
