@@ -122,6 +122,20 @@ std::string Deck::string(const std::string& key, std::optional<std::string> fall
   return v;
 }
 
+std::string Deck::expression(const std::string& key, const std::string& fallback) {
+  const auto* n = find(key);
+  if (n && n->is_number()) {
+    std::ostringstream os;
+    os.precision(17);
+    if (n->is_integer()) os << n->as_integer()->get();
+    else os << n->as_floating_point()->get();
+    record(key, toml::value<std::string>(os.str()));
+    return os.str();
+  }
+  if (n && !n->is_string()) wrong_type(key, "a formula (a string or a number)");
+  return string(key, fallback);
+}
+
 double Deck::number(const std::string& key, std::optional<double> fallback) {
   if (const auto v = optional_number(key)) return *v;
   if (!fallback) throw InputError("key '" + key + "' is required");

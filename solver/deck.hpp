@@ -29,6 +29,8 @@ class Deck {
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt,
                      const std::vector<std::string>& choices = {});
   double number(const std::string& key, std::optional<double> fallback = std::nullopt);
+  /// A formula: a string, or a plain number (taken as its decimal text, e.g. rhs = 2).
+  std::string expression(const std::string& key, const std::string& fallback);
   std::int64_t integer(const std::string& key, std::optional<std::int64_t> fallback = std::nullopt);
   bool boolean(const std::string& key, std::optional<bool> fallback = std::nullopt);
   std::vector<std::int64_t> integers(const std::string& key, std::size_t count,

@@ -78,11 +78,11 @@ HeatConfig read_heat_config(Deck& deck) {
     deck.number("heat.dt", c.dt);
   }
 
-  c.initial = deck.string("heat.initial", "0");
-  c.boundary[0] = deck.string("heat.boundary.left", "0");
-  c.boundary[1] = deck.string("heat.boundary.right", "0");
-  c.boundary[2] = deck.string("heat.boundary.bottom", "0");
-  c.boundary[3] = deck.string("heat.boundary.top", "0");
+  c.initial = deck.expression("heat.initial", "0");
+  c.boundary[0] = deck.expression("heat.boundary.left", "0");
+  c.boundary[1] = deck.expression("heat.boundary.right", "0");
+  c.boundary[2] = deck.expression("heat.boundary.bottom", "0");
+  c.boundary[3] = deck.expression("heat.boundary.top", "0");
   // Compile every expression now, so a bad one is reported before anything runs or is written.
   Expression("heat.initial", c.initial, {"x", "y"}, {{"a", c.a}});
   const char* sides[] = {"left", "right", "bottom", "top"};

@@ -48,9 +48,9 @@ PoissonConfig read_poisson_config(Deck& deck) {
     c.grid.origin[d] = origin[d];
   }
 
-  c.rhs = deck.string("poisson.rhs", "0");
-  for (int f = 0; f < 6; ++f) c.boundary[f] = deck.string(std::string("poisson.boundary.") + face_keys[f], "0");
-  c.exact = deck.string("poisson.exact", "");
+  c.rhs = deck.expression("poisson.rhs", "0");
+  for (int f = 0; f < 6; ++f) c.boundary[f] = deck.expression(std::string("poisson.boundary.") + face_keys[f], "0");
+  c.exact = deck.expression("poisson.exact", "");
   c.tolerance = deck.number("poisson.tolerance", 1e-8);
   if (!(c.tolerance > 0) || !(c.tolerance < 1))
     throw InputError("key 'poisson.tolerance': " + str(c.tolerance) + " must lie in (0, 1) (a relative residual)");

@@ -114,6 +114,29 @@ TEST_F(CliErrors, NcclWithoutGpu) {
   expect_error(run(deck(good) + " device=cpu halo.transport=nccl", 2), "key 'halo.transport'");
 }
 
+const std::string poisson = "problem = 'poisson3d'\nsolver = 'jacobi'\n[grid]\nn = [8, 8, 8]\n";
+
+TEST_F(CliErrors, PoissonToleranceNotPositive) {
+  expect_error(run(deck(poisson) + " poisson.tolerance=0"), "key 'poisson.tolerance'");
+  expect_error(run(deck(poisson) + " poisson.tolerance=-1e-6"), "key 'poisson.tolerance'");
+}
+
+TEST_F(CliErrors, PoissonGridMultigridCannotCoarsen) {
+  const auto o = run(deck(poisson) + " solver=multigrid grid.n=[63,64,64]");
+  expect_error(o, "cannot be coarsened");
+  EXPECT_NE(o.output.find("64, 96, 128"), std::string::npos) << "the message says which sizes work:\n" << o.output;
+}
+
+TEST_F(CliErrors, PoissonExpressionWithUnknownVariable) {
+  expect_error(run(deck(poisson) + " poisson.rhs='x*q'"), "key 'poisson.rhs'");
+}
+
+TEST_F(CliErrors, PoissonJacobiRuns) {
+  const auto o = run(deck(poisson + "[poisson]\nrhs = '1'\ncheck_every = 5\n"));
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_residual.csv")) << o.output;
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);

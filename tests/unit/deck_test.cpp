@@ -92,3 +92,12 @@ TEST(Deck, UsedAttributesCarryTypes) {
     }
   }
 }
+
+TEST(Deck, ExpressionsAcceptNumbers) {
+  Deck d = Deck::parse("a = 2\nb = 0.5\nc = 'sin(x)'\nd = true\n", "t.toml");
+  EXPECT_EQ(d.expression("a", "0"), "2");
+  EXPECT_EQ(d.expression("b", "0"), "0.5");
+  EXPECT_EQ(d.expression("c", "0"), "sin(x)");
+  EXPECT_EQ(d.expression("missing", "x + 1"), "x + 1");
+  EXPECT_NE(input_error([&] { d.expression("d", "0"); }).find("key 'd': expected a formula"), std::string::npos);
+}
