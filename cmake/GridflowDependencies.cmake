@@ -34,6 +34,27 @@ else()
 endif()
 add_library(gridflow::kokkos ALIAS gridflow_kokkos)
 
+# FFTW 3 in double (fftw3) and float (fftw3f): the CPU reference of the FFT kernels. Debian ships
+# no CMake config for it; pkg-config (when present) and FFTW_ROOT only give hints to the search.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(GRIDFLOW_FFTW_PC QUIET fftw3 fftw3f)
+endif()
+find_path(GRIDFLOW_FFTW_INCLUDE fftw3.h HINTS ${GRIDFLOW_FFTW_PC_INCLUDE_DIRS} $ENV{FFTW_ROOT}/include)
+find_library(GRIDFLOW_FFTW_DOUBLE fftw3 HINTS ${GRIDFLOW_FFTW_PC_LIBRARY_DIRS} $ENV{FFTW_ROOT}/lib)
+find_library(GRIDFLOW_FFTW_FLOAT fftw3f HINTS ${GRIDFLOW_FFTW_PC_LIBRARY_DIRS} $ENV{FFTW_ROOT}/lib)
+if(NOT GRIDFLOW_FFTW_INCLUDE OR NOT GRIDFLOW_FFTW_DOUBLE OR NOT GRIDFLOW_FFTW_FLOAT)
+  message(FATAL_ERROR
+    "FFTW 3 with both double (libfftw3) and float (libfftw3f) libraries is required (found header "
+    "'${GRIDFLOW_FFTW_INCLUDE}', double '${GRIDFLOW_FFTW_DOUBLE}', float '${GRIDFLOW_FFTW_FLOAT}').\n"
+    "On Debian: apt-get install libfftw3-dev (or set FFTW_ROOT to an installation built with --enable-float too).")
+endif()
+message(STATUS "FFTW: ${GRIDFLOW_FFTW_DOUBLE}, ${GRIDFLOW_FFTW_FLOAT}")
+add_library(gridflow_fftw INTERFACE)
+target_include_directories(gridflow_fftw SYSTEM INTERFACE ${GRIDFLOW_FFTW_INCLUDE})
+target_link_libraries(gridflow_fftw INTERFACE ${GRIDFLOW_FFTW_DOUBLE} ${GRIDFLOW_FFTW_FLOAT})
+add_library(gridflow::fftw ALIAS gridflow_fftw)
+
 find_package(tomlplusplus REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(muparser REQUIRED)

@@ -2,6 +2,7 @@
 
 #include "mesh/check.hpp"
 #include "solver/jacobi_solver.hpp"
+#include "solver/spectral_solver.hpp"
 
 namespace gridflow::solver {
 
@@ -9,6 +10,7 @@ template <class T>
 std::unique_ptr<PoissonSolver<T>> make_poisson_solver(const PoissonContext& context) {
   const auto& name = context.config.solver;
   if (name == "jacobi") return std::make_unique<JacobiSolver<T>>(context);
+  if (name == "spectral") return std::make_unique<SpectralSolver<T>>(context);
   throw InputError("key 'solver': '" + name + "' is not available in this version of gridflow");
 }
 

@@ -18,8 +18,8 @@ void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, cons
                    "Dirichlet lift: u and f must share one layout, and all three fields one memory space");
   GRIDFLOW_REQUIRE(u.ghosted().contains(box.grow(1)) && b.ghosted().contains(box),
                    "Dirichlet lift box (with its neighbours) lies outside the fields");
-  GRIDFLOW_REQUIRE(mesh::Box<3>{{1, 1, 1}, {n[0] - 1, n[1] - 1, n[2] - 1}}.contains(box),
-                   "Dirichlet lift box reaches the boundary");
+  const mesh::Box<3> interior{{1, 1, 1}, {n[0] - 1, n[1] - 1, n[2] - 1}};
+  GRIDFLOW_REQUIRE(interior.contains(box), "Dirichlet lift box reaches the boundary");
   if (box.empty()) return;
 #if GRIDFLOW_HAVE_CUDA
   if (u.space() == mesh::MemorySpace::device)

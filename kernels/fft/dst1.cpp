@@ -1,0 +1,141 @@
+// Dst1Plan: planning, the host fold and unfold (the oracle, on the Kokkos host space), and the
+// dispatch to the CUDA ones.
+#include "kernels/fft/dst1.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gridflow/config.hpp"
+#include "kernels/fft/dst1_cuda.hpp"
+#include "kernels/fft/dst1_point.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::fft {
+
+namespace {
+
+using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
+
+template <class T>
+void fold_host(const Dst1Lines& g, const T* field, const T* sines, T* real, std::int64_t first_line, std::int64_t count) {
+  Kokkos::parallel_for("fft::dst1_fold::host", Policy(0, count), [&](const std::int64_t b) {
+    const std::int64_t line = first_line + b;
+    real[g.real_offset(b, 0)] = T(0);
+    for (std::int64_t j = 1; j < g.n; ++j)
+      real[g.real_offset(b, j)] =
+          dst1_fold_point(field[g.field_offset(line, j)], field[g.field_offset(line, g.n - j)], sines[j]);
+  });
+}
+
+template <class T>
+void unfold_host(const Dst1Lines& g, const Complex<T>* spectrum, T* field, std::int64_t first_line, std::int64_t count) {
+  Kokkos::parallel_for("fft::dst1_unfold::host", Policy(0, count), [&](const std::int64_t b) {
+    const std::int64_t line = first_line + b;
+    T odd = T(0);
+    for (std::int64_t k = 0; 2 * k <= g.n - 1; ++k) {
+      const Complex<T> y = spectrum[g.spectrum_offset(b, k)];
+      if (k >= 1) field[g.field_offset(line, 2 * k)] = dst1_even_point(y);
+      if (2 * k + 1 <= g.n - 1) {
+        odd += dst1_odd_increment_point(y, k);
+        field[g.field_offset(line, 2 * k + 1)] = odd;
+      }
+    }
+  });
+}
+
+// The other two axes of `axis`, faster first.
+std::array<int, 2> other_axes(int axis) {
+  return axis == 0 ? std::array<int, 2>{1, 2} : axis == 1 ? std::array<int, 2>{0, 2} : std::array<int, 2>{0, 1};
+}
+
+}  // namespace
+
+template <class T>
+Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream,
+                      std::int64_t max_batch_elements)
+    : m_box(box), m_axis(axis), m_space(space), m_stream(stream) {
+  GRIDFLOW_REQUIRE(!box.empty(), "a DST-I plan needs a non-empty box");
+  GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I axis " + std::to_string(axis) + " is not 0, 1 or 2");
+  GRIDFLOW_REQUIRE(max_batch_elements >= 0, "max_batch_elements must be >= 0");
+  if (max_batch_elements == 0)
+    max_batch_elements = space == mesh::MemorySpace::host ? host_max_batch_elements : device_max_batch_elements;
+  const std::int64_t n = box.extent(axis) + 1;
+  m_lines = box.size() / box.extent(axis);
+  // As many lines as fit, spread evenly over the batches so the last one is not nearly empty.
+  const std::int64_t fit = std::max<std::int64_t>(1, max_batch_elements / n);
+  const std::int64_t batches = (m_lines + fit - 1) / fit;
+  m_layout.n = n;
+  m_layout.batch = (m_lines + batches - 1) / batches;
+  m_layout.interleaved = axis != 0;
+
+  const RealFftShape shape{n, m_layout.batch, m_layout.interleaved};
+  std::vector<T> sines(static_cast<std::size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j) sines[j] = static_cast<T>(std::sin(M_PI * static_cast<double>(j) / static_cast<double>(n)));
+  m_sines = mesh::Buffer(sines.size() * sizeof(T), space);
+  m_real = mesh::Buffer(static_cast<std::size_t>(shape.real_elements()) * sizeof(T), space);
+  m_spectrum = mesh::Buffer(static_cast<std::size_t>(shape.spectrum_elements()) * sizeof(Complex<T>), space);
+  mesh::copy_bytes(m_sines.data(), space, sines.data(), mesh::MemorySpace::host, m_sines.bytes());
+  auto* real = static_cast<T*>(m_real.data());
+  auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
+  if (space == mesh::MemorySpace::host) {
+    // A short last batch leaves lines of the buffer unwritten: keep them finite.
+    std::fill(real, real + shape.real_elements(), T(0));
+    m_fft = make_fftw_batch<T>(shape, real, spectrum);
+    return;
+  }
+#if GRIDFLOW_HAVE_CUDA
+  mesh::fill_device_bytes(real, 0, m_real.bytes(), stream);
+  m_fft = make_cufft_batch<T>(shape, real, spectrum, stream);
+#else
+  GRIDFLOW_REQUIRE(false, "a device DST-I plan in a build without CUDA");
+#endif
+}
+
+template <class T>
+Dst1Plan<T>::~Dst1Plan() = default;
+template <class T>
+Dst1Plan<T>::Dst1Plan(Dst1Plan&&) noexcept = default;
+template <class T>
+Dst1Plan<T>& Dst1Plan<T>::operator=(Dst1Plan&&) noexcept = default;
+
+template <class T>
+void Dst1Plan<T>::apply(mesh::Field<T, 3>& field) {
+  GRIDFLOW_REQUIRE(field.space() == m_space, "DST-I plan for " + mesh::to_string(m_space) + " memory applied to field '" +
+                                                 field.label() + "' in " + mesh::to_string(field.space()) + " memory");
+  GRIDFLOW_REQUIRE(field.ghosted().contains(m_box), "DST-I box lies outside field '" + field.label() + "'");
+  const auto view = field.view();
+  const auto [p, q] = other_axes(m_axis);
+  Dst1Lines g = m_layout;
+  g.first = view.offset(m_box.lo[0], m_box.lo[1], m_box.lo[2]);
+  g.extent_p = m_box.extent(p);
+  g.stride_p = view.stride[p];
+  g.stride_q = view.stride[q];
+  g.stride_axis = view.stride[m_axis];
+  const auto* sines = static_cast<const T*>(m_sines.data());
+  auto* real = static_cast<T*>(m_real.data());
+  auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
+  for (std::int64_t first = 0; first < m_lines; first += g.batch) {
+    const std::int64_t count = std::min(g.batch, m_lines - first);
+    if (m_space == mesh::MemorySpace::host) {
+      fold_host(g, view.data, sines, real, first, count);
+      m_fft->execute();
+      unfold_host(g, spectrum, view.data, first, count);
+      continue;
+    }
+#if GRIDFLOW_HAVE_CUDA
+    launch_dst1_fold_cuda(g, view.data, sines, real, first, count, m_stream);
+    m_fft->execute();
+    launch_dst1_unfold_cuda(g, spectrum, view.data, first, count, m_stream);
+#endif
+  }
+}
+
+template class Dst1Plan<float>;
+template class Dst1Plan<double>;
+
+}  // namespace gridflow::kernels::fft

@@ -1,0 +1,68 @@
+#pragma once
+// Dst1Plan<T>: the batched type-I discrete sine transform along one axis of a box of a field, in
+// place, through a real FFT of the same length: the fold and unfold of dst1_point.hpp around FFTW
+// on the host (the reference) or cuFFT on the device.
+//
+// Every line along `axis` through the box is transformed,
+//   F_k = sum_{j=1}^{N-1} x_j sin(pi j k / N),  N = box.extent(axis) + 1,
+// with x_j the line's j-th point (box.lo[axis] + j - 1) and F_k stored at the same place: the box's
+// points along the axis are the interior points of a Dirichlet line of N intervals. Unnormalised:
+// applying it twice multiplies by N/2.
+//
+// The FFT plan, the sine table and buffers for `batch()` lines are made once; lines go through
+// them a batch at a time, so the extra memory is at most about 2 max_batch_elements values
+// whatever the box (and cuFFT's and FFTW's int sizes hold).
+#include <cstdint>
+#include <memory>
+
+#include "kernels/fft/dst1_lines.hpp"
+#include "kernels/fft/real_fft_batch.hpp"
+#include "mesh/box.hpp"
+#include "mesh/device.hpp"
+#include "mesh/field.hpp"
+
+namespace gridflow::kernels::fft {
+
+template <class T>
+class Dst1Plan {
+ public:
+  /// Batch bounds when none is given: on the host, buffers that stay in cache (a third faster
+  /// along y and z at 128^3 to 256^3 than one batch); on the device, enough lines to fill the GPU.
+  static constexpr std::int64_t host_max_batch_elements = std::int64_t(1) << 16;
+  static constexpr std::int64_t device_max_batch_elements = std::int64_t(1) << 24;
+
+  /// Plans for `box` (non-empty) in fields of memory `space`; device work is queued on `stream`.
+  /// max_batch_elements bounds N batch(); 0 takes the space's default above. Throws Error for an
+  /// empty box, an axis outside 0..2, or device memory without CUDA.
+  Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream = nullptr,
+           std::int64_t max_batch_elements = 0);
+  ~Dst1Plan();
+  Dst1Plan(Dst1Plan&&) noexcept;
+  Dst1Plan& operator=(Dst1Plan&&) noexcept;
+
+  /// The field's values on the box = their DST-I along the axis. `field` is in the plan's memory
+  /// space and its ghosted box contains the box. Host: blocks. Device: asynchronous on the stream.
+  void apply(mesh::Field<T, 3>& field);
+
+  const mesh::Box<3>& box() const { return m_box; }
+  int axis() const { return m_axis; }
+  /// N: the transform length (points per line + 1).
+  std::int64_t length() const { return m_layout.n; }
+  /// Lines per FFT execution.
+  std::int64_t batch() const { return m_layout.batch; }
+
+ private:
+  mesh::Box<3> m_box;
+  int m_axis = 0;
+  mesh::MemorySpace m_space = mesh::MemorySpace::host;
+  StreamHandle m_stream = nullptr;
+  std::int64_t m_lines = 0;
+  Dst1Lines m_layout;  // n, batch and buffer layout; apply() adds the field's addressing
+  mesh::Buffer m_sines, m_real, m_spectrum;
+  std::unique_ptr<RealFftBatch<T>> m_fft;
+};
+
+extern template class Dst1Plan<float>;
+extern template class Dst1Plan<double>;
+
+}  // namespace gridflow::kernels::fft

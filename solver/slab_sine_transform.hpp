@@ -1,0 +1,54 @@
+#pragma once
+// SlabSineTransform<T>: the 3D type-I discrete sine transform of the grid's interior points,
+// distributed over the ranks of a Decomposition in slabs.
+//
+// Values enter and leave on each rank's owned interior points (owned box and grid interior, for
+// any Decomposition). In between they live in z-slabs (all x and y of a range of z: the x and y
+// transforms are local there) and y-slabs (all x and z of a range of y: the z transform), where
+// the coefficients are left:
+//   forward:  owned -> z-slabs, DST x, DST y, -> y-slabs, DST z
+//   inverse:  DST z, y-slabs -> z-slabs, DST y, DST x, -> owned
+// each arrow one MPI_Alltoallv (BoxRedistribution). The coefficient at global index (i, j, k) is
+// that of sine mode (i, j, k). Unnormalised: inverse(forward(x)) = (Nx/2)(Ny/2)(Nz/2) x, N the
+// interval counts. Slabs split as the Decomposition splits points (the first take the remainder);
+// with more ranks than interior planes, the extra ranks hold no slab and only pass values on.
+#include <memory>
+
+#include "kernels/fft/dst1.hpp"
+#include "mesh/decomposition.hpp"
+#include "mesh/field.hpp"
+#include "solver/box_redistribution.hpp"
+
+namespace gridflow::solver {
+
+template <class T>
+class SlabSineTransform {
+ public:
+  /// Not collective. Plans every transform and message once; device work goes on `stream`.
+  SlabSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream);
+
+  /// Collective. The coefficients = the transform of `values` on the owned interior points (a
+  /// field containing owned_interior(); may be null when that box is empty).
+  void forward(const mesh::Field<T, 3>* values);
+  /// Collective. out's owned interior points = the inverse transform of the coefficients, which
+  /// it overwrites. out's other points are not touched. Device: queued on the stream on return.
+  void inverse(mesh::Field<T, 3>& out);
+
+  /// This rank's owned interior points.
+  const mesh::Box<3>& owned_interior() const { return m_owned_interior; }
+  /// This rank's y-slab, where the coefficients live (may be empty).
+  const mesh::Box<3>& coefficient_box() const { return m_y_slab_box; }
+  /// The coefficients on coefficient_box(); null when it is empty.
+  mesh::Field<T, 3>* coefficients() { return m_y_slab.get(); }
+
+ private:
+  mesh::Box<3> m_owned_interior, m_z_slab_box, m_y_slab_box;
+  std::unique_ptr<mesh::Field<T, 3>> m_z_slab, m_y_slab;
+  std::unique_ptr<kernels::fft::Dst1Plan<T>> m_dst_x, m_dst_y, m_dst_z;
+  std::unique_ptr<BoxRedistribution<T>> m_owned_to_z, m_z_to_y, m_y_to_z, m_z_to_owned;
+};
+
+extern template class SlabSineTransform<float>;
+extern template class SlabSineTransform<double>;
+
+}  // namespace gridflow::solver
