@@ -1,0 +1,47 @@
+#include "kernels/multigrid/box_loop_cuda.cuh"
+#include "kernels/multigrid/residual_cuda.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+namespace {
+
+template <class T>
+struct Residual {
+  mesh::FieldView<const T, 3> u, f;
+  mesh::FieldView<T, 3> r;
+  PoissonCoefficients<T> c;
+  __device__ void operator()(long long i, long long j, long long k) const { r(i, j, k) = residual_at(u, f, i, j, k, c); }
+};
+
+template <class T>
+struct Laplacian {
+  mesh::FieldView<const T, 3> u;
+  mesh::FieldView<T, 3> out;
+  PoissonCoefficients<T> c;
+  __device__ void operator()(long long i, long long j, long long k) const { out(i, j, k) = laplacian_at(u, i, j, k, c); }
+};
+
+}  // namespace
+
+template <class T>
+void residual_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> r,
+                   const mesh::Box<3>& box, const PoissonCoefficients<T>& c, StreamHandle stream) {
+  cuda::for_each_point(box, Residual<T>{u, f, r, c}, stream);
+}
+
+template <class T>
+void apply_laplacian_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<T, 3> out, const mesh::Box<3>& box,
+                          const PoissonCoefficients<T>& c, StreamHandle stream) {
+  cuda::for_each_point(box, Laplacian<T>{u, out, c}, stream);
+}
+
+#define GRIDFLOW_INSTANTIATE_RESIDUAL_CUDA(T)                                                                       \
+  template void residual_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>,  \
+                                 const mesh::Box<3>&, const PoissonCoefficients<T>&, StreamHandle);                 \
+  template void apply_laplacian_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&,   \
+                                        const PoissonCoefficients<T>&, StreamHandle);
+GRIDFLOW_INSTANTIATE_RESIDUAL_CUDA(float)
+GRIDFLOW_INSTANTIATE_RESIDUAL_CUDA(double)
+#undef GRIDFLOW_INSTANTIATE_RESIDUAL_CUDA
+
+}  // namespace gridflow::kernels::multigrid

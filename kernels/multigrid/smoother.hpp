@@ -1,0 +1,24 @@
+#pragma once
+// Multigrid smoothers for A u = f (7-point): weighted Jacobi and red-black Gauss-Seidel. Host
+// oracle (Kokkos host space) and CUDA variant of each, sharing the point functions of
+// multigrid_point.hpp. The fields may have different layouts but share one memory space; every
+// point of box.grow(1) must lie in the ghosted box of the fields read there. Host fields: the call
+// blocks. Device fields: asynchronous on `stream`.
+#include "kernels/multigrid/multigrid_point.hpp"
+#include "mesh/box.hpp"
+#include "mesh/field.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+/// out = in + weight (relaxed(in) - in) on `box`; other points of out are left as they are.
+template <class T>
+void weighted_jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
+                           const mesh::Box<3>& box, const PoissonCoefficients<T>& k, T weight, StreamHandle stream = nullptr);
+
+/// Gauss-Seidel update, in place, of the points of `box` whose colour_of() is `colour` (0 red,
+/// 1 black). They read only points of the other colour, so the order within a colour is free.
+template <class T>
+void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour,
+                                  const PoissonCoefficients<T>& k, StreamHandle stream = nullptr);
+
+}  // namespace gridflow::kernels::multigrid

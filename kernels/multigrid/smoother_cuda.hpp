@@ -1,0 +1,17 @@
+#pragma once
+// Launchers of the CUDA smoothers; no CUDA syntax, so plain C++ can call them. Asynchronous on `stream`.
+#include "kernels/multigrid/multigrid_point.hpp"
+#include "mesh/box.hpp"
+#include "mesh/field_view.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+template <class T>
+void weighted_jacobi_sweep_cuda(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
+                                const mesh::Box<3>& box, const PoissonCoefficients<T>& k, T weight, StreamHandle stream);
+
+template <class T>
+void red_black_gauss_seidel_sweep_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
+                                       int colour, const PoissonCoefficients<T>& k, StreamHandle stream);
+
+}  // namespace gridflow::kernels::multigrid

@@ -1,0 +1,72 @@
+// Host oracle of the smoothers and the dispatch to the CUDA variants.
+#include <utility>
+
+#include "gridflow/config.hpp"
+#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/multigrid/field_checks.hpp"
+#include "kernels/multigrid/smoother.hpp"
+#include "kernels/multigrid/smoother_cuda.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+template <class T>
+void weighted_jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
+                           const mesh::Box<3>& box, const PoissonCoefficients<T>& c, T weight, StreamHandle stream) {
+  constexpr const char* name = "multigrid::weighted_jacobi";
+  GRIDFLOW_REQUIRE(&in != &out, std::string(name) + ": input and output must be different fields");
+  require_same_space(in, out, name);
+  require_same_space(in, f, name);
+  require_reach(in, box.grow(1), name);
+  require_reach(out, box, name);
+  require_reach(f, box, name);
+  if (box.empty()) return;
+  if (on_device(in.space())) {
+#if GRIDFLOW_HAVE_CUDA
+    weighted_jacobi_sweep_cuda<T>(in.view(), out.view(), f.view(), box, c, weight, stream);
+#endif
+    return;
+  }
+  (void)stream;
+  const auto u = in.view();
+  const auto v = out.view();
+  const auto rhs = f.view();
+  host::for_each_point("multigrid::weighted_jacobi::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+    v(i, j, k) = weighted_jacobi_at(u, rhs, i, j, k, c, weight);
+  });
+}
+
+template <class T>
+void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour,
+                                  const PoissonCoefficients<T>& c, StreamHandle stream) {
+  constexpr const char* name = "multigrid::red_black_gauss_seidel";
+  GRIDFLOW_REQUIRE(colour == 0 || colour == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
+  require_same_space(u, f, name);
+  require_reach(u, box.grow(1), name);
+  require_reach(f, box, name);
+  if (box.empty()) return;
+  if (on_device(u.space())) {
+#if GRIDFLOW_HAVE_CUDA
+    red_black_gauss_seidel_sweep_cuda<T>(u.view(), f.view(), box, colour, c, stream);
+#endif
+    return;
+  }
+  (void)stream;
+  const auto read = std::as_const(u).view();
+  const auto write = u.view();
+  const auto rhs = f.view();
+  host::for_each_row("multigrid::red_black_gauss_seidel::host", box, [&](std::int64_t j, std::int64_t k) {
+    for (std::int64_t i = first_of_colour(box.lo[0], j, k, colour); i <= box.hi[0]; i += 2)
+      write(i, j, k) = relaxed_at(read, rhs, i, j, k, c);
+  });
+}
+
+#define GRIDFLOW_INSTANTIATE_SMOOTHERS(T)                                                                             \
+  template void weighted_jacobi_sweep<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&,      \
+                                         const mesh::Box<3>&, const PoissonCoefficients<T>&, T, StreamHandle);         \
+  template void red_black_gauss_seidel_sweep<T>(mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, int, \
+                                                const PoissonCoefficients<T>&, StreamHandle);
+GRIDFLOW_INSTANTIATE_SMOOTHERS(float)
+GRIDFLOW_INSTANTIATE_SMOOTHERS(double)
+#undef GRIDFLOW_INSTANTIATE_SMOOTHERS
+
+}  // namespace gridflow::kernels::multigrid

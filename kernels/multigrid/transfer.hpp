@@ -1,0 +1,46 @@
+#pragma once
+// Grid transfers between a vertex-centred fine grid (n intervals per axis, n even) and its
+// coarse grid (n/2 intervals; coarse point I is fine point 2I): full-weighting restriction and
+// trilinear prolongation-and-correct. Host oracle and CUDA variant, sharing multigrid_point.hpp.
+// Fine and coarse fields share one memory space. Host fields: blocks. Device fields:
+// asynchronous on `stream`.
+#include "kernels/multigrid/multigrid_point.hpp"
+#include "mesh/box.hpp"
+#include "mesh/field.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+/// The fine points that restriction onto `coarse_box` reads: 2I-1 .. 2I+1 per axis.
+inline mesh::Box<3> restriction_footprint(const mesh::Box<3>& coarse_box) {
+  mesh::Box<3> b;
+  for (int d = 0; d < 3; ++d) {
+    b.lo[d] = 2 * coarse_box.lo[d] - 1;
+    b.hi[d] = 2 * coarse_box.hi[d] + 1;
+  }
+  return b;
+}
+
+/// The coarse points that interpolation onto `fine_box` reads: floor(i/2) .. ceil(i/2) per axis
+/// (fine_box at non-negative indices).
+inline mesh::Box<3> prolongation_footprint(const mesh::Box<3>& fine_box) {
+  mesh::Box<3> b;
+  for (int d = 0; d < 3; ++d) {
+    b.lo[d] = fine_box.lo[d] / 2;
+    b.hi[d] = (fine_box.hi[d] + 1) / 2;
+  }
+  return b;
+}
+
+/// coarse = full weighting of `fine` on `coarse_box` (its restriction_footprint must lie in
+/// fine's ghosted box); other coarse points are left as they are.
+template <class T>
+void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& coarse, const mesh::Box<3>& coarse_box,
+                             StreamHandle stream = nullptr);
+
+/// fine += trilinear interpolation of `coarse` on `fine_box` (its prolongation_footprint must lie
+/// in coarse's ghosted box); other fine points are left as they are.
+template <class T>
+void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, const mesh::Box<3>& fine_box,
+                     StreamHandle stream = nullptr);
+
+}  // namespace gridflow::kernels::multigrid

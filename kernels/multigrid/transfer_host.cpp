@@ -1,0 +1,61 @@
+// Host oracle of the grid transfers and the dispatch to the CUDA variants.
+#include "gridflow/config.hpp"
+#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/multigrid/field_checks.hpp"
+#include "kernels/multigrid/transfer.hpp"
+#include "kernels/multigrid/transfer_cuda.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+template <class T>
+void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& coarse, const mesh::Box<3>& coarse_box,
+                             StreamHandle stream) {
+  constexpr const char* name = "multigrid::restrict_full_weighting";
+  require_same_space(fine, coarse, name);
+  if (coarse_box.empty()) return;
+  require_reach(fine, restriction_footprint(coarse_box), name);
+  require_reach(coarse, coarse_box, name);
+  if (on_device(fine.space())) {
+#if GRIDFLOW_HAVE_CUDA
+    restrict_full_weighting_cuda<T>(fine.view(), coarse.view(), coarse_box, stream);
+#endif
+    return;
+  }
+  (void)stream;
+  const auto fv = fine.view();
+  const auto cv = coarse.view();
+  host::for_each_point("multigrid::restrict_full_weighting::host", coarse_box,
+                       [&](std::int64_t i, std::int64_t j, std::int64_t k) { cv(i, j, k) = restriction_at(fv, i, j, k); });
+}
+
+template <class T>
+void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, const mesh::Box<3>& fine_box,
+                     StreamHandle stream) {
+  constexpr const char* name = "multigrid::prolong_and_add";
+  require_same_space(fine, coarse, name);
+  if (fine_box.empty()) return;
+  GRIDFLOW_REQUIRE(fine_box.lo[0] >= 0 && fine_box.lo[1] >= 0 && fine_box.lo[2] >= 0,
+                   std::string(name) + ": fine points must have non-negative indices");
+  require_reach(coarse, prolongation_footprint(fine_box), name);
+  require_reach(fine, fine_box, name);
+  if (on_device(fine.space())) {
+#if GRIDFLOW_HAVE_CUDA
+    prolong_and_add_cuda<T>(coarse.view(), fine.view(), fine_box, stream);
+#endif
+    return;
+  }
+  (void)stream;
+  const auto cv = coarse.view();
+  const auto fv = fine.view();
+  host::for_each_point("multigrid::prolong_and_add::host", fine_box,
+                       [&](std::int64_t i, std::int64_t j, std::int64_t k) { fv(i, j, k) += prolongation_at(cv, i, j, k); });
+}
+
+#define GRIDFLOW_INSTANTIATE_TRANSFER(T)                                                                              \
+  template void restrict_full_weighting<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle); \
+  template void prolong_and_add<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);
+GRIDFLOW_INSTANTIATE_TRANSFER(float)
+GRIDFLOW_INSTANTIATE_TRANSFER(double)
+#undef GRIDFLOW_INSTANTIATE_TRANSFER
+
+}  // namespace gridflow::kernels::multigrid

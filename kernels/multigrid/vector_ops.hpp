@@ -1,0 +1,32 @@
+#pragma once
+// Point-wise vector operations on the points of a box, for conjugate gradients: dot products,
+// axpy-style updates, copies. Host oracle and CUDA variant. The fields may have different
+// layouts (each is indexed by global index) but share one memory space, and `box` must lie in
+// the ghosted box of each. Host fields: every call blocks. Device fields: asynchronous on
+// `stream`, except dot(), which blocks until its result is on the host.
+#include "mesh/box.hpp"
+#include "mesh/field.hpp"
+
+namespace gridflow::kernels::multigrid {
+
+/// Sum over `box` of a * b, each product and the sum in double (this rank only). Blocks.
+template <class T>
+double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+
+/// y = y + alpha x on `box`.
+template <class T>
+void axpy(T alpha, const mesh::Field<T, 3>& x, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+
+/// y = x + beta y on `box`.
+template <class T>
+void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+
+/// dst = src on `box`.
+template <class T>
+void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+
+/// Every allocated value of `field` (ghosts and padding included) = 0.
+template <class T>
+void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream = nullptr);
+
+}  // namespace gridflow::kernels::multigrid

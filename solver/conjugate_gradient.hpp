@@ -1,0 +1,75 @@
+#pragma once
+// ConjugateGradient<T>: (preconditioned) conjugate gradients on the interior unknowns of the
+// 7-point system A u = f, distributed: dot products of this rank's owned interior points in
+// double, summed with MPI_Allreduce over the decomposition's communicator.
+//
+// A is negative definite; CG's iterates are the same as for -A u = -f, so the usual formulas
+// apply unchanged (with a preconditioner that approximates A^{-1}, negative definite too).
+// With a preconditioner, beta is the flexible (Polak-Ribiere) one, (z_new, r_new - r_old) /
+// (z_old, r_old): a preconditioner that is slightly non-linear or non-symmetric (an inexact
+// coarse solve, unequal pre/post smoothing) then still converges at the same rate.
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "halo/nccl_comm.hpp"
+#include "halo/transport.hpp"
+#include "kernels/stencil/poisson_point.hpp"
+#include "mesh/decomposition.hpp"
+#include "mesh/field.hpp"
+#include "solver/halo_exchange_set.hpp"
+
+namespace gridflow::solver {
+
+template <class T>
+class ConjugateGradient {
+ public:
+  /// z ~ A^{-1} r on the owned interior points; z's other points are its own business (the
+  /// solver only reads z there). Both fields have the solver's layout.
+  using Preconditioner = std::function<void(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z)>;
+
+  struct Options {
+    double tolerance = 1e-8;           ///< on ||f - A u|| / reference
+    std::int64_t max_iterations = 100;
+    double reference_norm = 0;         ///< 0: the norm of the initial residual
+  };
+
+  struct Result {
+    std::int64_t iterations = 0;
+    double relative_residual = 0;  ///< of the returned u, recomputed from u (not the recursive residual)
+    bool converged = false;
+  };
+
+  /// Collective over decomposition.comm(), which must outlive the solver. Every field passed to
+  /// solve() has owned box decomposition.owned(), ghost width `ghost` (>= 1) and lives in `space`.
+  ConjugateGradient(const mesh::Decomposition<3>& decomposition, int ghost, mesh::MemorySpace space,
+                    const kernels::stencil::PoissonCoefficients<T>& k, halo::Transport transport, StreamHandle stream,
+                    std::shared_ptr<const halo::NcclComm> nccl = nullptr);
+
+  /// Improves u (boundary points hold the Dirichlet values, which stay) until the relative
+  /// residual is under the tolerance or max_iterations are done. `on_iteration(i, rel)` is told
+  /// the (recursive) relative residual after iteration i, and of the initial guess as i = 0.
+  /// Collective; blocks.
+  Result solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, const Preconditioner& precondition = {},
+               const std::function<void(std::int64_t, double)>& on_iteration = {});
+
+ private:
+  /// r = f - A u and its global squared norm.
+  double residual(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  /// z = M r (z is r without a preconditioner) and the global (r, z).
+  double precondition(const Preconditioner& m);
+
+  const mesh::Decomposition<3>& m_decomposition;
+  mesh::Box<3> m_interior;  // this rank's owned interior points: the unknowns
+  kernels::stencil::PoissonCoefficients<T> m_k;
+  StreamHandle m_stream;
+  HaloExchangeSet<T> m_halo;
+  mesh::Field<T, 3> m_r, m_p, m_q;
+  std::unique_ptr<mesh::Field<T, 3>> m_z;  // allocated on the first preconditioned solve
+  mesh::Field<T, 3>* m_z_in_use = nullptr;
+};
+
+extern template class ConjugateGradient<float>;
+extern template class ConjugateGradient<double>;
+
+}  // namespace gridflow::solver

@@ -1,0 +1,179 @@
+#include "solver/multigrid_hierarchy.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "kernels/multigrid/residual.hpp"
+#include "kernels/multigrid/smoother.hpp"
+#include "kernels/multigrid/transfer.hpp"
+#include "kernels/multigrid/vector_ops.hpp"
+#include "kernels/stencil/jacobi.hpp"
+#include "mesh/check.hpp"
+#include "solver/poisson_problem.hpp"
+
+namespace gridflow::solver {
+
+namespace mg = kernels::multigrid;
+
+template <class T>
+double coarse_solve_reduction() {
+  return std::max(1e-10, 100 * static_cast<double>(std::numeric_limits<T>::epsilon()));
+}
+
+namespace {
+
+/// The ranks of `parent` reduced to its rank 0 (MPI_COMM_NULL elsewhere). Collective.
+mesh::SharedComm root_only(MPI_Comm parent) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(parent, &rank));
+  MPI_Comm root = MPI_COMM_NULL;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_split(parent, rank == 0 ? 0 : MPI_UNDEFINED, 0, &root));
+  if (root != MPI_COMM_NULL) GRIDFLOW_MPI_CHECK(MPI_Comm_set_errhandler(root, MPI_ERRORS_RETURN));
+  return mesh::adopt_comm(root);
+}
+
+std::int64_t interior_points(const mesh::Grid<3>& grid) { return grid.interior().size(); }
+
+}  // namespace
+
+template <class T>
+MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
+    : m_options(context.config.multigrid), m_stream(context.stream) {
+  const auto& finest = context.decomposition;
+  m_plan = plan_multigrid(finest.grid(), finest.dims(), std::max(1, multigrid_levels(finest.grid(), m_options.coarse_points)));
+  const bool jacobi = m_options.smoother == "jacobi";
+  if (context.transport == halo::Transport::nccl && finest.size() > 1)
+    m_nccl = std::make_shared<const halo::NcclComm>(finest.comm());
+
+  const auto level = [&](int l, const mesh::Decomposition<3>& d) {
+    return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, jacobi, context.space, context.transport, context.stream,
+                                               m_plan[l].gathered ? nullptr : m_nccl);
+  };
+  m_levels.push_back(level(0, finest));
+  for (int l = 1; l < levels(); ++l) {
+    m_levels.emplace_back();
+    if (!takes_part(l - 1)) continue;
+    const auto& fine = m_levels[l - 1]->decomposition();
+    if (m_plan[l - 1].to_coarser == CoarseTransfer::gather) {
+      m_gather = std::make_unique<MultigridGather<T>>(fine, m_plan[l].grid, context.space, context.stream);
+      const mesh::SharedComm root = root_only(fine.comm());
+      if (*root != MPI_COMM_NULL) m_levels[l] = level(l, mesh::Decomposition<3>(m_plan[l].grid, *root, {1, 1, 1}));
+    } else {
+      m_levels[l] = level(l, mesh::Decomposition<3>(m_plan[l].grid, fine.comm(), m_plan[l].dims));
+    }
+  }
+
+  const int last = levels() - 1;
+  if (takes_part(last)) {
+    const auto& coarsest = *m_levels[last];
+    m_coarse_solver = std::make_unique<ConjugateGradient<T>>(coarsest.decomposition(), m_plan[last].ghost, context.space,
+                                                             coarsest.coefficients(), context.transport, context.stream,
+                                                             m_plan[last].gathered ? nullptr : m_nccl);
+    m_coarse_options.tolerance = coarse_solve_reduction<T>();
+    m_coarse_options.max_iterations = std::max<std::int64_t>(10, interior_points(m_plan[last].grid));
+    m_coarse_options.reference_norm = 0;  // relative to the coarse right-hand side
+  }
+}
+
+template <class T>
+std::unique_ptr<mesh::Field<T, 3>> MultigridHierarchy<T>::make_finest_field(const std::string& label) const {
+  return m_levels[0]->make_field(label);
+}
+
+template <class T>
+void MultigridHierarchy<T>::cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  cycle(0, m_options.cycle == "F", u, f);
+}
+
+template <class T>
+double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  auto& finest = *m_levels[0];
+  finest.exchange(u, 1);
+  return global_norm(kernels::stencil::residual_norm_squared(u, f, finest.updated(), finest.coefficients(), m_stream),
+                     finest.decomposition().comm());
+}
+
+template <class T>
+void MultigridHierarchy<T>::cycle(int l, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  if (l + 1 == levels()) {
+    m_coarse_solver->solve(u, f, m_coarse_options);
+    return;
+  }
+  smooth(l, u, f, m_options.pre_smooth, false);
+  restrict_residual(l, u, f);
+  if (takes_part(l + 1)) {
+    auto& coarse = *m_levels[l + 1];
+    mg::fill_zero(coarse.solution(), m_stream);
+    cycle(l + 1, f_cycle, coarse.solution(), coarse.rhs());
+    // F-cycle: an F-cycle then a V-cycle on the coarse level (one solve where it is the coarsest).
+    if (f_cycle && l + 2 < levels()) cycle(l + 1, false, coarse.solution(), coarse.rhs());
+  }
+  prolong_correction(l, u);
+  smooth(l, u, f, m_options.post_smooth, true);
+}
+
+template <class T>
+void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first) {
+  auto& level = *m_levels[l];
+  const auto& box = level.updated();
+  const auto& k = level.coefficients();
+  if (m_options.smoother == "rbgs") {
+    const int first = black_first ? 1 : 0;
+    for (int s = 0; s < sweeps; ++s)
+      for (int colour : {first, 1 - first}) {
+        level.exchange(u, 1);
+        mg::red_black_gauss_seidel_sweep(u, f, box, colour, k, m_stream);
+      }
+    return;
+  }
+  if (sweeps == 0) return;
+  // Weighted Jacobi alternates between u and the scratch field, which takes u's boundary values.
+  auto& scratch = level.scratch();
+  mg::copy(u, scratch, level.decomposition().owned(), m_stream);
+  mesh::Field<T, 3>* in = &u;
+  mesh::Field<T, 3>* out = &scratch;
+  for (int s = 0; s < sweeps; ++s) {
+    level.exchange(*in, 1);
+    mg::weighted_jacobi_sweep(*in, *out, f, box, k, static_cast<T>(m_options.jacobi_weight), m_stream);
+    std::swap(in, out);
+  }
+  if (in != &u) mg::copy(*in, u, box, m_stream);
+}
+
+template <class T>
+void MultigridHierarchy<T>::restrict_residual(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  auto& level = *m_levels[l];
+  auto& r = level.residual();
+  level.exchange(u, 1);
+  mg::residual(u, f, r, level.updated(), level.coefficients(), m_stream);
+  if (m_plan[l].to_coarser == CoarseTransfer::halo) {
+    auto& coarse = *m_levels[l + 1];
+    level.exchange(r, m_plan[l].restriction_width);
+    mg::restrict_full_weighting(r, coarse.rhs(), coarse.updated(), m_stream);
+  } else {
+    level.exchange(r, 1);
+    m_gather->restrict_to_root(r, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
+  }
+}
+
+template <class T>
+void MultigridHierarchy<T>::prolong_correction(int l, mesh::Field<T, 3>& u) {
+  auto& level = *m_levels[l];
+  if (m_plan[l].to_coarser == CoarseTransfer::halo) {
+    auto& coarse = *m_levels[l + 1];
+    coarse.exchange(coarse.solution(), m_plan[l + 1].prolongation_width);
+    mg::prolong_and_add(coarse.solution(), u, level.updated(), m_stream);
+  } else {
+    m_gather->prolong_from_root(takes_part(l + 1) ? &m_levels[l + 1]->solution() : nullptr, u);
+  }
+}
+
+template double coarse_solve_reduction<float>();
+template double coarse_solve_reduction<double>();
+template class MultigridHierarchy<float>;
+template class MultigridHierarchy<double>;
+
+}  // namespace gridflow::solver

@@ -1,0 +1,79 @@
+#pragma once
+// MultigridHierarchy<T>: geometric multigrid cycles for the 7-point Poisson system on a
+// distributed vertex-centred grid.
+//
+// Levels: the finest grid and its coarsenings while multigrid_levels() allows (see
+// multigrid_plan.hpp for how they are split over the ranks and when they are gathered onto rank
+// 0). Coarse operators are rediscretised (spacing 2h); residuals go down by full weighting and
+// corrections come up by trilinear interpolation. Smoothers: red-black Gauss-Seidel (colours by
+// global index, so sweeps do not depend on the decomposition), red then black before the coarse
+// correction and black then red after it, or weighted Jacobi; so with equal pre and post counts
+// a cycle is a symmetric operator, as conjugate gradients want of a preconditioner.
+//
+// Coarsest level: conjugate gradients (unpreconditioned) until its residual has dropped by
+// coarse_solve_reduction<T>() relative to its right-hand side, or its unknown count of
+// iterations: a few iterations on the 3..6 interior points per axis the default coarsening
+// leaves, and close enough to exact that the cycle stays a fixed (linear) operator to rounding.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "halo/nccl_comm.hpp"
+#include "mesh/field.hpp"
+#include "solver/conjugate_gradient.hpp"
+#include "solver/multigrid_gather.hpp"
+#include "solver/multigrid_level.hpp"
+#include "solver/multigrid_plan.hpp"
+#include "solver/poisson_solver.hpp"
+
+namespace gridflow::solver {
+
+/// The relative residual reduction the coarsest-level solve reaches: 1e-10, or 100 epsilon of T
+/// where that is larger (float).
+template <class T>
+double coarse_solve_reduction();
+
+template <class T>
+class MultigridHierarchy {
+ public:
+  /// Collective over the context's communicator.
+  explicit MultigridHierarchy(const PoissonContext& context);
+
+  /// One cycle (V or F, per config.multigrid.cycle) for A u = f on the finest level: u (the
+  /// finest layout, see make_finest_field) is improved in place; its boundary points hold the
+  /// Dirichlet values and are not changed; f is read at the owned interior points. Collective.
+  void cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+
+  /// ||f - A u||_2 over the whole finest grid's interior. Exchanges u's ghosts. Collective.
+  double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+
+  /// A zero field of the finest level's layout: this rank's owned box, the ghost width the
+  /// transfers need (at least 1), the context's memory space.
+  std::unique_ptr<mesh::Field<T, 3>> make_finest_field(const std::string& label) const;
+
+  int levels() const { return static_cast<int>(m_plan.size()); }
+  const MultigridLevelPlan& plan(int level) const { return m_plan[level]; }
+  /// The NCCL communicator the finest level's exchanges share (null unless the transport is NCCL).
+  std::shared_ptr<const halo::NcclComm> nccl() const { return m_nccl; }
+
+ private:
+  bool takes_part(int level) const { return m_levels[level] != nullptr; }
+  void cycle(int level, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  void smooth(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first);
+  void restrict_residual(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  void prolong_correction(int level, mesh::Field<T, 3>& u);
+
+  MultigridOptions m_options;
+  StreamHandle m_stream;
+  std::vector<MultigridLevelPlan> m_plan;
+  std::shared_ptr<const halo::NcclComm> m_nccl;
+  std::vector<std::unique_ptr<MultigridLevel<T>>> m_levels;  // null where this rank takes no part
+  std::unique_ptr<MultigridGather<T>> m_gather;              // into the first gathered level, if any
+  std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in the coarsest level
+  typename ConjugateGradient<T>::Options m_coarse_options;
+};
+
+extern template class MultigridHierarchy<float>;
+extern template class MultigridHierarchy<double>;
+
+}  // namespace gridflow::solver

@@ -1,0 +1,96 @@
+#include "solver/multigrid_plan.hpp"
+
+#include <algorithm>
+
+#include "mesh/check.hpp"
+#include "mesh/decomposition.hpp"
+
+namespace gridflow::solver {
+
+mesh::Grid<3> coarsened(const mesh::Grid<3>& fine) {
+  mesh::Grid<3> coarse = fine;
+  for (int d = 0; d < 3; ++d) {
+    GRIDFLOW_REQUIRE(fine.n[d] % 2 == 0 && fine.n[d] >= 2, "multigrid coarsens only even interval counts");
+    coarse.n[d] = fine.n[d] / 2;
+  }
+  return coarse;
+}
+
+mesh::Index restriction_halo(mesh::Index fine_n, int parts) {
+  const mesh::Index coarse_n = fine_n / 2;
+  mesh::Index width = 0;
+  for (int q = 0; q < parts; ++q) {
+    const auto fine = mesh::split_range(fine_n + 1, parts, q);
+    const auto coarse = mesh::split_range(coarse_n + 1, parts, q);
+    const mesh::Index lo = std::max<mesh::Index>(coarse[0], 1), hi = std::min<mesh::Index>(coarse[1], coarse_n - 1);
+    if (lo > hi) continue;
+    width = std::max({width, fine[0] - (2 * lo - 1), (2 * hi + 1) - fine[1]});
+  }
+  return width;
+}
+
+mesh::Index prolongation_halo(mesh::Index fine_n, int parts) {
+  const mesh::Index coarse_n = fine_n / 2;
+  mesh::Index width = 0;
+  for (int q = 0; q < parts; ++q) {
+    const auto fine = mesh::split_range(fine_n + 1, parts, q);
+    const auto coarse = mesh::split_range(coarse_n + 1, parts, q);
+    const mesh::Index lo = std::max<mesh::Index>(fine[0], 1), hi = std::min<mesh::Index>(fine[1], fine_n - 1);
+    if (lo > hi) continue;
+    width = std::max({width, coarse[0] - lo / 2, (hi + 1) / 2 - coarse[1]});
+  }
+  return width;
+}
+
+mesh::Box<3> coarse_points_under(const mesh::Box<3>& fine_box) {
+  GRIDFLOW_REQUIRE(fine_box.lo[0] >= 0 && fine_box.lo[1] >= 0 && fine_box.lo[2] >= 0,
+                   "coarse_points_under needs non-negative fine indices");
+  mesh::Box<3> b;
+  for (int d = 0; d < 3; ++d) {
+    b.lo[d] = (fine_box.lo[d] + 1) / 2;
+    b.hi[d] = fine_box.hi[d] / 2;
+  }
+  return b;
+}
+
+std::vector<MultigridLevelPlan> plan_multigrid(const mesh::Grid<3>& finest, const std::array<int, 3>& dims, int levels) {
+  GRIDFLOW_REQUIRE(levels >= 1, "a multigrid hierarchy needs at least one level");
+  std::vector<MultigridLevelPlan> plan(static_cast<std::size_t>(levels));
+  plan[0].grid = finest;
+  plan[0].dims = dims;
+  const bool several_ranks = dims[0] * dims[1] * dims[2] > 1;
+  for (int l = 0; l + 1 < levels; ++l) {
+    auto& fine = plan[l];
+    auto& coarse = plan[l + 1];
+    coarse.grid = coarsened(fine.grid);
+    // Along an axis of one part both widths are 0: a level on one rank keeps its coarser levels.
+    mesh::Index restriction = 0, prolongation = 0;
+    bool fits = true;
+    for (int d = 0; d < 3; ++d) {
+      restriction = std::max(restriction, restriction_halo(fine.grid.n[d], fine.dims[d]));
+      prolongation = std::max(prolongation, prolongation_halo(fine.grid.n[d], fine.dims[d]));
+    }
+    const mesh::Index needed = std::max({min_points_per_rank, restriction, prolongation});
+    for (int d = 0; d < 3; ++d)
+      if (fine.dims[d] > 1 && (coarse.grid.n[d] + 1) / fine.dims[d] < needed) fits = false;
+    if (fits) {
+      coarse.dims = fine.dims;
+      coarse.gathered = fine.gathered;
+      fine.to_coarser = CoarseTransfer::halo;
+      fine.restriction_width = static_cast<int>(std::max<mesh::Index>(restriction, 1));
+      coarse.prolongation_width = static_cast<int>(std::max<mesh::Index>(prolongation, 1));
+    } else {
+      // Each rank restricts onto the coarse points under its own fine points (width 1) and
+      // rank 0 collects them; the correction comes back the same way.
+      coarse.dims = {1, 1, 1};
+      coarse.gathered = several_ranks;
+      fine.to_coarser = CoarseTransfer::gather;
+      fine.restriction_width = 1;
+      coarse.prolongation_width = 1;
+    }
+  }
+  for (auto& level : plan) level.ghost = std::max(level.restriction_width, level.prolongation_width);
+  return plan;
+}
+
+}  // namespace gridflow::solver

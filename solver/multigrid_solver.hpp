@@ -1,0 +1,44 @@
+#pragma once
+// MultigridSolver<T>: geometric multigrid cycles (V or F, config.multigrid) until the relative
+// residual is under the tolerance, within config.max_iterations cycles; see
+// multigrid_hierarchy.hpp for the levels, smoothers and the coarsest solve. Also a
+// preconditioner: precondition() applies one cycle to A e = r from e = 0 with zero boundary values.
+#include <memory>
+#include <string>
+
+#include "solver/multigrid_hierarchy.hpp"
+#include "solver/poisson_solver.hpp"
+
+namespace gridflow::solver {
+
+template <class T>
+class MultigridSolver : public PoissonSolver<T> {
+ public:
+  /// Collective over the context's communicator (builds every level and its decomposition).
+  explicit MultigridSolver(const PoissonContext& context);
+
+  /// Collective. Reports the residual of the initial guess (cycle 0) and after every cycle.
+  SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                    const std::function<void(const ResidualRecord&)>& progress) override;
+  std::string name() const override { return "multigrid"; }
+
+  /// e = one cycle for A e = r from e = 0, with zero Dirichlet values: e ~ A^{-1} r. Both fields
+  /// have the layout of make_field(); r is read at the owned interior points, e is written
+  /// everywhere it is owned. Collective.
+  void precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e);
+
+  /// A zero field of the layout precondition() takes (this rank's owned box, the ghost width the
+  /// grid transfers need, the context's memory space).
+  std::unique_ptr<mesh::Field<T, 3>> make_field(const std::string& label) const { return m_hierarchy.make_finest_field(label); }
+
+  const MultigridHierarchy<T>& hierarchy() const { return m_hierarchy; }
+
+ private:
+  PoissonContext m_context;
+  MultigridHierarchy<T> m_hierarchy;
+};
+
+extern template class MultigridSolver<float>;
+extern template class MultigridSolver<double>;
+
+}  // namespace gridflow::solver
