@@ -1,30 +1,10 @@
-// The Jacobi solver on manufactured solutions: the discretisation error falls with order 2, and a
-// solution the 7-point operator reproduces exactly (with non-zero faces) is reached to the tolerance.
+// The Jacobi solver on a solution the 7-point operator reproduces exactly, with non-zero faces:
+// reached to the tolerance, with a residual history that falls at every check.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "poisson_test_support.hpp"
-
-namespace {
-const std::string sine =
-    "solver = 'jacobi'\n[poisson]\ntolerance = 1e-10\ncheck_every = 20\n"
-    "rhs = '-14 * pi^2 * sin(pi*x) * sin(2*pi*y) * sin(3*pi*z)'\n";
-double sine_exact(double x, double y, double z) { return std::sin(M_PI * x) * std::sin(2 * M_PI * y) * std::sin(3 * M_PI * z); }
-}  // namespace
-
-TEST(PoissonJacobi, SecondOrderDiscretisationError) {
-  double err[3];
-  int q = 0;
-  for (int n : {8, 16, 32}) {
-    const auto c = gridflow::testing::poisson_config(sine, {"grid.n=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) + "]"});
-    const auto r = gridflow::testing::solve_gathered<double>(c, MPI_COMM_SELF);
-    ASSERT_TRUE(r.report.converged) << n;
-    err[q++] = gridflow::testing::max_error(r.u, c.grid, sine_exact);
-  }
-  EXPECT_NEAR(std::log2(err[0] / err[1]), 2.0, 0.15) << err[0] << " " << err[1] << " " << err[2];
-  EXPECT_NEAR(std::log2(err[1] / err[2]), 2.0, 0.15) << err[0] << " " << err[1] << " " << err[2];
-}
 
 TEST(PoissonJacobi, NonZeroFacesExactSolution) {
   // u = x^2 + y z + 3: A u = 2 exactly on the grid.

@@ -1,0 +1,50 @@
+// Every Poisson solver on the manufactured solution: each reaches its tolerance, the error falls
+// with order 2 over three refinements, and the solvers agree with each other to the tolerance.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "poisson_test_support.hpp"
+
+namespace {
+const std::string deck =
+    "[poisson]\ntolerance = 1e-10\ncheck_every = 20\n"
+    "rhs = '-14 * pi^2 * sin(pi*x) * sin(2*pi*y) * sin(3*pi*z)'\n";
+double exact(double x, double y, double z) { return std::sin(M_PI * x) * std::sin(2 * M_PI * y) * std::sin(3 * M_PI * z); }
+std::string size(int n) { return "grid.n=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) + "]"; }
+}  // namespace
+
+TEST(PoissonSolvers, EachConvergesWithSecondOrderError) {
+  for (const std::string solver : {"jacobi", "multigrid", "cg-mg", "spectral"}) {
+    double err[3];
+    int q = 0;
+    for (int n : {8, 16, 32}) {
+      const auto c = gridflow::testing::poisson_config(deck, {"solver=" + solver, size(n), "multigrid.coarse_points=2"});
+      const auto r = gridflow::testing::solve_gathered<double>(c, MPI_COMM_SELF);
+      ASSERT_TRUE(r.report.converged) << solver << " at n = " << n;
+      EXPECT_LE(r.report.relative_residual, 1e-10) << solver;
+      err[q++] = gridflow::testing::max_error(r.u, c.grid, exact);
+    }
+    EXPECT_NEAR(std::log2(err[0] / err[1]), 2.0, 0.15) << solver << ": " << err[0] << " " << err[1] << " " << err[2];
+    EXPECT_NEAR(std::log2(err[1] / err[2]), 2.0, 0.15) << solver << ": " << err[0] << " " << err[1] << " " << err[2];
+  }
+}
+
+TEST(PoissonSolvers, AgreeWithEachOtherToTheTolerance) {
+  // Non-zero faces and a rough right-hand side, on a non-cubic grid.
+  std::string d = "[grid]\nn = [16, 12, 20]\nlength = [1.0, 0.75, 1.25]\n[poisson]\ntolerance = 1e-10\ncheck_every = 20\n"
+                  "rhs = 'exp(x) * cos(3*y) + z'\n[poisson.boundary]\nx_low = 'y*z'\ny_high = '1 + x'\nz_low = 'sin(x + y)'\n";
+  std::map<std::string, std::vector<double>> u;
+  for (const std::string solver : {"jacobi", "multigrid", "cg-mg", "spectral"})
+    u[solver] = gridflow::testing::solve_gathered<double>(gridflow::testing::poisson_config(d, {"solver=" + solver, "multigrid.coarse_points=2"}),
+                                                          MPI_COMM_SELF).u;
+  double scale = 0;
+  for (double v : u["spectral"]) scale = std::max(scale, std::abs(v));
+  for (const std::string solver : {"jacobi", "multigrid", "cg-mg"}) {
+    double diff = 0;
+    for (std::size_t q = 0; q < u[solver].size(); ++q) diff = std::max(diff, std::abs(u[solver][q] - u["spectral"][q]));
+    // A relative residual of 1e-10 bounds the error by about cond(A) x 1e-10 ~ 1e-7 of the scale here.
+    EXPECT_LT(diff, 1e-7 * scale) << solver << " against spectral";
+  }
+}
