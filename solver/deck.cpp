@@ -47,6 +47,13 @@ std::string format_parse_error(const toml::parse_error& e, const std::string& so
 
 }  // namespace
 
+std::string exact_decimal(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
 Deck Deck::parse(const std::string& text, const std::string& source) {
   Deck d;
   d.m_source = source;
@@ -125,12 +132,9 @@ std::string Deck::string(const std::string& key, std::optional<std::string> fall
 std::string Deck::expression(const std::string& key, const std::string& fallback) {
   const auto* n = find(key);
   if (n && n->is_number()) {
-    std::ostringstream os;
-    os.precision(17);
-    if (n->is_integer()) os << n->as_integer()->get();
-    else os << n->as_floating_point()->get();
-    record(key, toml::value<std::string>(os.str()));
-    return os.str();
+    const std::string text = n->is_integer() ? std::to_string(n->as_integer()->get()) : exact_decimal(n->as_floating_point()->get());
+    record(key, toml::value<std::string>(text));
+    return text;
   }
   if (n && !n->is_string()) wrong_type(key, "a formula (a string or a number)");
   return string(key, fallback);

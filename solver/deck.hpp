@@ -16,6 +16,9 @@
 
 namespace gridflow::solver {
 
+/// `v` with 17 significant digits, so a message or a recorded value reads back to the same double.
+std::string exact_decimal(double v);
+
 class Deck {
  public:
   /// Parses TOML text; `source` names it in messages (a path, or "<command line>").

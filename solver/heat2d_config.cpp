@@ -9,12 +9,7 @@
 namespace gridflow::solver {
 
 namespace {
-std::string str(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
+const auto str = exact_decimal;
 }  // namespace
 
 double heat_stable_dt(double a, double dx, double dy) { return 0.5 / (a * (1.0 / (dx * dx) + 1.0 / (dy * dy))); }

@@ -9,12 +9,7 @@
 namespace gridflow::solver {
 
 namespace {
-std::string str(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
+const auto str = exact_decimal;
 const char* face_keys[6] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
 }  // namespace
 

@@ -1,10 +1,11 @@
 #pragma once
-// Helpers for tests of the multigrid solvers, which are built directly (not through the
-// solver factory): a solve over any communicator with the solution gathered on every rank, and
-// the manufactured problems the tests share.
+// Helpers for tests of the multigrid solvers, built directly with their options: a solve over any
+// communicator with the solution gathered on every rank, and the manufactured problems the tests
+// share.
 #include <mpi.h>
 
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -17,29 +18,8 @@ namespace gridflow::testing {
 template <class Solver, class T>
 PoissonResult<T> solve_with(const solver::PoissonConfig& config, MPI_Comm comm, mesh::MemorySpace space = mesh::MemorySpace::host,
                             halo::Transport transport = halo::Transport::mpi) {
-  const mesh::Decomposition<3> d(config.grid, comm,
-                                 {config.run.decomposition[0], config.run.decomposition[1], config.run.decomposition[2]},
-                                 config.run.halo_width);
-  std::optional<mesh::Stream> stream;
-  if (space == mesh::MemorySpace::device) stream.emplace();
-  const StreamHandle s = stream ? stream->get() : nullptr;
-  solver::PoissonProblem<T> problem(config, d, space, s);
-  const solver::PoissonContext context{config, d, space, s, transport};
-  Solver solver(context);
-  PoissonResult<T> result;
-  result.report = solver.solve(problem.u(), problem.f(), problem.b_norm(), {});
-  mesh::Field<T, 3> host(d.owned(), config.run.halo_width, mesh::MemorySpace::host);
-  host.copy_from(problem.u());
-  const auto points = config.grid.points();
-  std::vector<T> local(static_cast<std::size_t>(points.size()), T(0));
-  result.u.resize(local.size());
-  const auto& o = d.owned();
-  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
-    for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
-      for (auto i = o.lo[0]; i <= o.hi[0]; ++i) local[(k * points.extent(1) + j) * points.extent(0) + i] = host(i, j, k);
-  MPI_Allreduce(local.data(), result.u.data(), static_cast<int>(local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE, MPI_SUM,
-                comm);
-  return result;
+  return solve_gathered_with<T>(config, comm, space, transport,
+                                [](const solver::PoissonContext& c) { return std::make_unique<Solver>(c); });
 }
 
 /// u = sin(pi x) sin(2 pi y) sin(3 pi z) on the unit cube: zero on the faces, f = -14 pi^2 u.

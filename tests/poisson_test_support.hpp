@@ -28,11 +28,11 @@ struct PoissonResult {
   solver::SolveReport report;
 };
 
-/// Solves `config` over `comm` with `make` (a solver factory) and gathers u on every rank.
-template <class T>
-PoissonResult<T> solve_gathered(const solver::PoissonConfig& config, MPI_Comm comm,
-                                mesh::MemorySpace space = mesh::MemorySpace::host,
-                                halo::Transport transport = halo::Transport::mpi) {
+/// Solves `config` over `comm` with the solver make(context) returns (a unique_ptr to a
+/// PoissonSolver<T>) and gathers u on every rank.
+template <class T, class MakeSolver>
+PoissonResult<T> solve_gathered_with(const solver::PoissonConfig& config, MPI_Comm comm, mesh::MemorySpace space,
+                                     halo::Transport transport, MakeSolver&& make) {
   const mesh::Decomposition<3> d(config.grid, comm,
                                  {config.run.decomposition[0], config.run.decomposition[1], config.run.decomposition[2]},
                                  config.run.halo_width);
@@ -41,7 +41,7 @@ PoissonResult<T> solve_gathered(const solver::PoissonConfig& config, MPI_Comm co
   const StreamHandle s = stream ? stream->get() : nullptr;
   solver::PoissonProblem<T> problem(config, d, space, s);
   const solver::PoissonContext context{config, d, space, s, transport};
-  auto solver = solver::make_poisson_solver<T>(context);
+  auto solver = make(context);
   PoissonResult<T> result;
   result.report = solver->solve(problem.u(), problem.f(), problem.b_norm(), {});
   mesh::Field<T, 3> host(d.owned(), config.run.halo_width, mesh::MemorySpace::host);
@@ -54,9 +54,19 @@ PoissonResult<T> solve_gathered(const solver::PoissonConfig& config, MPI_Comm co
     for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
       for (auto i = o.lo[0]; i <= o.hi[0]; ++i)
         local[(k * points.extent(1) + j) * points.extent(0) + i] = host(i, j, k);
+  // Each point is owned once: the sum over ranks assembles the field exactly.
   MPI_Allreduce(local.data(), result.u.data(), static_cast<int>(local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
                 MPI_SUM, comm);
   return result;
+}
+
+/// The same with the solver the config names (the factory).
+template <class T>
+PoissonResult<T> solve_gathered(const solver::PoissonConfig& config, MPI_Comm comm,
+                                mesh::MemorySpace space = mesh::MemorySpace::host,
+                                halo::Transport transport = halo::Transport::mpi) {
+  return solve_gathered_with<T>(config, comm, space, transport,
+                                [](const solver::PoissonContext& c) { return solver::make_poisson_solver<T>(c); });
 }
 
 /// Max over the grid points of |u - exact(x, y, z)|.

@@ -16,6 +16,19 @@ struct Extent {
   int r_lo[3], r_hi[3];        // the residual box, relative to the update box's low corner
 };
 
+// Sums every thread's `acc` over the block into *sum: a tree over the flat thread index (any block
+// shape) in `partial` (one double per thread), then one double atomic per block.
+__device__ void block_sum_into(double acc, double* partial, double* sum) {
+  const int t = threadIdx.x + threadIdx.y * blockDim.x, threads = blockDim.x * blockDim.y;
+  partial[t] = acc;
+  __syncthreads();
+  for (int s = 1; s < threads; s *= 2) {
+    if (t % (2 * s) == 0 && t + s < threads) partial[t] += partial[t + s];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(sum, partial[0]);
+}
+
 // Each thread owns one (x, y) column of CZ consecutive z-cells and walks up it, keeping the planes
 // below, at and above in registers. With RESIDUAL it also sums (f - A in)^2 over the residual box
 // into *sum (a block reduction, then one double atomic per block). Without WRITE it only measures.
@@ -51,14 +64,7 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
   }
   if constexpr (RESIDUAL) {
     __shared__ double partial[1024];
-    const int t = threadIdx.x + threadIdx.y * blockDim.x, threads = blockDim.x * blockDim.y;
-    partial[t] = acc;
-    __syncthreads();
-    for (int s = 1; s < threads; s *= 2) {  // any block size: pairwise tree over the flat index
-      if (t % (2 * s) == 0 && t + s < threads) partial[t] += partial[t + s];
-      __syncthreads();
-    }
-    if (t == 0) atomicAdd(sum, partial[0]);
+    block_sum_into(acc, partial, sum);
   }
 }
 
@@ -107,16 +113,8 @@ __global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ o
     }
   }
   if constexpr (RESIDUAL) {
-    __syncthreads();
-    double* partial = reinterpret_cast<double*>(shared_bytes);  // the tile is no longer needed
-    const int t = tx + ty * blockDim.x, threads = blockDim.x * blockDim.y;
-    partial[t] = acc;
-    __syncthreads();
-    for (int s = 1; s < threads; s *= 2) {
-      if (t % (2 * s) == 0 && t + s < threads) partial[t] += partial[t + s];
-      __syncthreads();
-    }
-    if (t == 0) atomicAdd(sum, partial[0]);
+    __syncthreads();  // the tile is no longer needed: reuse it for the partial sums
+    block_sum_into(acc, reinterpret_cast<double*>(shared_bytes), sum);
   }
 }
 

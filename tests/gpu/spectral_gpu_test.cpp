@@ -124,8 +124,8 @@ TYPED_TEST(SpectralGpu, SolverOnDeviceMatchesHost) {
   const std::string tolerance = single ? "poisson.tolerance=1e-5" : "poisson.tolerance=1e-12";
   for (const auto& deck : {gridflow::testing::spectral_sine_deck, gridflow::testing::spectral_polynomial_deck()}) {
     const auto c = gridflow::testing::poisson_config(deck, {precision, tolerance});
-    const auto host = gridflow::testing::solve_spectral_gathered<T>(c, MPI_COMM_SELF);
-    const auto device = gridflow::testing::solve_spectral_gathered<T>(c, MPI_COMM_WORLD, MemorySpace::device);
+    const auto host = gridflow::testing::solve_gathered<T>(c, MPI_COMM_SELF);
+    const auto device = gridflow::testing::solve_gathered<T>(c, MPI_COMM_WORLD, MemorySpace::device);
     EXPECT_TRUE(device.report.converged);
     EXPECT_LE(device.report.relative_residual, residual);
     EXPECT_LT(gridflow::testing::max_difference(host.u, device.u), agreement);

@@ -13,7 +13,7 @@ namespace {
 
 using gridflow::testing::max_difference;
 using gridflow::testing::poisson_config;
-using gridflow::testing::solve_spectral_gathered;
+using gridflow::testing::solve_gathered;
 
 int world_size() {
   int size = 1;
@@ -38,12 +38,12 @@ void expect_solved(const gridflow::solver::SolveReport& report, double tolerance
 
 TEST(SpectralSolverMpi, SineSolutionToRoundingAndAsOnOneRank) {
   const auto config = poisson_config(gridflow::testing::spectral_sine_deck);
-  const auto single = solve_spectral_gathered<double>(config, MPI_COMM_SELF);
+  const auto single = solve_gathered<double>(config, MPI_COMM_SELF);
   expect_solved(single.report, 1e-12);
   const int p = world_size();
   for (const auto& split : {decomposition(0, 0, 0), decomposition(p, 1, 1), decomposition(1, p, 1), decomposition(1, 1, p)}) {
     const auto c = poisson_config(gridflow::testing::spectral_sine_deck, {split});
-    const auto world = solve_spectral_gathered<double>(c, MPI_COMM_WORLD);
+    const auto world = solve_gathered<double>(c, MPI_COMM_WORLD);
     expect_solved(world.report, 1e-12);
     EXPECT_LT(max_difference(world.u, single.u), 1e-13) << split;
   }
@@ -57,7 +57,7 @@ TEST(SpectralSolverMpi, SineSolutionToRoundingAndAsOnOneRank) {
 
 TEST(SpectralSolverMpi, NonZeroFacesExactSolutionOnEveryDecomposition) {
   const auto deck = gridflow::testing::spectral_polynomial_deck();
-  const auto single = solve_spectral_gathered<double>(poisson_config(deck), MPI_COMM_SELF);
+  const auto single = solve_gathered<double>(poisson_config(deck), MPI_COMM_SELF);
   expect_solved(single.report, 1e-12);
   const int p = world_size();
   for (const auto& overrides : std::vector<std::vector<std::string>>{{decomposition(0, 0, 0)},
@@ -65,7 +65,7 @@ TEST(SpectralSolverMpi, NonZeroFacesExactSolutionOnEveryDecomposition) {
                                                                       {decomposition(p, 1, 1)},
                                                                       {decomposition(1, 1, p)}}) {
     const auto c = poisson_config(deck, overrides);
-    const auto world = solve_spectral_gathered<double>(c, MPI_COMM_WORLD);
+    const auto world = solve_gathered<double>(c, MPI_COMM_WORLD);
     expect_solved(world.report, 1e-12);
     EXPECT_LT(gridflow::testing::max_error(world.u, c.grid, gridflow::testing::spectral_polynomial_exact), 1e-12)
         << overrides[0];
@@ -75,7 +75,7 @@ TEST(SpectralSolverMpi, NonZeroFacesExactSolutionOnEveryDecomposition) {
 
 TEST(SpectralSolverMpi, FloatReachesItsRounding) {
   const auto c = poisson_config(gridflow::testing::spectral_polynomial_deck(), {"precision=float", "poisson.tolerance=1e-5"});
-  const auto world = solve_spectral_gathered<float>(c, MPI_COMM_WORLD);
+  const auto world = solve_gathered<float>(c, MPI_COMM_WORLD);
   expect_solved(world.report, 1e-5);
   EXPECT_LT(gridflow::testing::max_error(world.u, c.grid, gridflow::testing::spectral_polynomial_exact), 1e-5);
 }
@@ -84,7 +84,7 @@ TEST(SpectralSolverMpi, MoreRanksThanPlanesLeavesSomeWithoutSlabs) {
   // 2 interior z-planes and 3 y-planes: at 3 ranks and above some ranks hold no slab.
   const std::string deck = gridflow::testing::spectral_polynomial_deck();
   const auto c = poisson_config(deck, {"grid.n=[9,4,3]"});
-  const auto world = solve_spectral_gathered<double>(c, MPI_COMM_WORLD);
+  const auto world = solve_gathered<double>(c, MPI_COMM_WORLD);
   expect_solved(world.report, 1e-12);
   EXPECT_LT(gridflow::testing::max_error(world.u, c.grid, gridflow::testing::spectral_polynomial_exact), 1e-12);
 }
@@ -98,7 +98,7 @@ TEST(SpectralSolverMpi, RanksOwningOnlyBoundaryPoints) {
   MPI_Comm_split(MPI_COMM_WORLD, rank < ranks ? 0 : MPI_UNDEFINED, rank, &comm);
   if (comm == MPI_COMM_NULL) return;
   const auto c = poisson_config(gridflow::testing::spectral_polynomial_deck(), {"grid.n=[2,8,9]", decomposition(ranks, 1, 1)});
-  const auto world = solve_spectral_gathered<double>(c, comm);
+  const auto world = solve_gathered<double>(c, comm);
   expect_solved(world.report, 1e-12);
   EXPECT_LT(gridflow::testing::max_error(world.u, c.grid, gridflow::testing::spectral_polynomial_exact), 1e-12);
   MPI_Comm_free(&comm);
