@@ -3,7 +3,9 @@
 # Tests run as root in CI containers, which Open MPI refuses unless told otherwise.
 set(GRIDFLOW_TEST_ENVIRONMENT
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none)
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+  # Runs tune themselves by default: keep their cache in the build tree, not in $HOME.
+  GRIDFLOW_TUNING_CACHE=${PROJECT_BINARY_DIR}/tests/tuning-cache.json)
 
 function(gridflow_add_test)
   cmake_parse_arguments(T "" "NAME;TARGET;TIMEOUT" "ARGS;RANKS;LABELS" ${ARGN})

@@ -45,6 +45,10 @@ class OutputSeries {
   template <class T>
   std::string write(const StepInfo& info, const std::vector<NamedField<T, Dim>>& fields);
 
+  /// Adds to the /Info of the files written from now on (what the run learns as it goes, such as
+  /// its tuning report). Every rank must add the same attributes.
+  void add_run_attributes(const Attributes& more) { m_run.insert(m_run.end(), more.begin(), more.end()); }
+
   const std::string& xdmf_path() const { return m_xdmf_path; }
 
  private:

@@ -13,6 +13,7 @@
 #include "mesh/decomposition.hpp"
 #include "halo/transport.hpp"
 #include "solver/heat_solver.hpp"
+#include "solver/heat_tuning.hpp"
 #include "solver/progress.hpp"
 #include "solver/run_setup.hpp"
 #include "solver/run_summary.hpp"
@@ -20,6 +21,12 @@
 namespace gridflow::solver {
 
 namespace {
+
+io::Attributes to_io_attributes(const autotune::ReportAttributes& report) {
+  io::Attributes out;
+  for (const auto& [name, value] : report) std::visit([&, &n = name](const auto& v) { out.emplace_back(n, v); }, value);
+  return out;
+}
 
 double max_over_ranks(double v, MPI_Comm comm) {
   double out = 0;
@@ -63,7 +70,9 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
     std::fflush(stdout);
   }
 
-  HeatSolver<T> solver(config, decomposition, space, stream, transport);
+  const std::vector<int> widths = heat_exchange_widths(config.run, decomposition);
+  const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
+  HeatSolver<T> solver(config, decomposition, space, stream, transport, {}, ghost_capacity);
 
   io::Attributes run_info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
                           {"problem", std::string("heat2d")},
@@ -71,7 +80,7 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
                           {"decomposition", std::vector<std::int64_t>{decomposition.dims()[0], decomposition.dims()[1]}}};
   io::OutputSeries<2> output(decomposition, config.run.output_dir, config.run.output_name, run_info, deck.used_attributes());
   std::optional<mesh::Field<T, 2>> host_copy;
-  if (space == mesh::MemorySpace::device && config.run.output_enabled) host_copy.emplace(decomposition.owned(), config.run.halo_width, mesh::MemorySpace::host, "u_host");
+  if (space == mesh::MemorySpace::device && config.run.output_enabled) host_copy.emplace(decomposition.owned(), ghost_capacity, mesh::MemorySpace::host, "u_host");
   PhaseTimer output_timer(mesh::MemorySpace::host, nullptr), progress_timer(mesh::MemorySpace::host, nullptr);
   std::int64_t last_written = -1;
   auto write = [&] {
@@ -95,19 +104,35 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
   double stepping_seconds = 0;  // wall time of steps after warm-up, output and reports excluded
 
   if (every > 0) write();
+  {
+    // The tuning's runs are the run's first steps; they stop short of the first output.
+    const std::int64_t tuning_steps = every > 0 ? std::min(every, steps) : steps;
+    const auto tuning = tune_heat(solver, config, decomposition, space, stream, widths, tuning_steps);
+    wait_for_device();
+    if (root && config.run.tuning.mode != TuningMode::off) {
+      std::printf("%s", tuning.text().c_str());
+      if (tuning.steps_taken > 0)
+        std::printf("  tuning took %lld of the %lld steps\n", static_cast<long long>(tuning.steps_taken),
+                    static_cast<long long>(steps));
+      std::fflush(stdout);
+    }
+    output.add_run_attributes(to_io_attributes(tuning.attributes()));
+  }
+  // Steps before this one are excluded from the throughput: warm-up, and tuning (timed apart).
+  const std::int64_t first_timed = std::max(warmup, solver.step());
   while (solver.step() < steps) {
     std::int64_t next = steps;
     if (every > 0) next = std::min(next, (solver.step() / every + 1) * every);
     next = std::min(next, (solver.step() / report_every + 1) * report_every);
-    if (solver.step() < warmup) next = std::min(next, warmup);
-    const bool timed = solver.step() >= warmup;
+    if (solver.step() < first_timed) next = std::min(next, first_timed);
+    const bool timed = solver.step() >= first_timed;
     const double t0 = MPI_Wtime();
     solver.advance(next - solver.step());
     wait_for_device();
     GRIDFLOW_MPI_CHECK(MPI_Barrier(comm));
     if (timed) stepping_seconds += MPI_Wtime() - t0;
 
-    const double rate = stepping_seconds > 0 ? cells_per_step * static_cast<double>(solver.step() - warmup) / stepping_seconds : 0;
+    const double rate = stepping_seconds > 0 ? cells_per_step * static_cast<double>(solver.step() - first_timed) / stepping_seconds : 0;
     if (solver.step() % report_every == 0 || solver.step() == steps) {
       PhaseScope t(progress_timer);
       const auto mm = global_min_max(solver.solution(), decomposition.owned(), stream, comm);
@@ -134,11 +159,11 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
                                                      {"output", output_timer.seconds()},
                                                      {"progress reductions", progress_timer.seconds()}};
   for (auto& [name, seconds] : phases) seconds = max_over_ranks(seconds, comm);
-  const double rate = stepping_seconds > 0 ? cells_per_step * static_cast<double>(steps - warmup) / stepping_seconds : 0;
+  const double rate = stepping_seconds > 0 ? cells_per_step * static_cast<double>(steps - first_timed) / stepping_seconds : 0;
   if (root) {
-    std::printf("done: %lld steps to t = %.6e in %.3f s; %.3f Gcell/s (%.3f per rank, %lld warm-up steps excluded)\n",
+    std::printf("done: %lld steps to t = %.6e in %.3f s; %.3f Gcell/s (%.3f per rank, %lld warm-up/tuning steps excluded)\n",
                 static_cast<long long>(steps), solver.time(), total, rate * 1e-9, rate * 1e-9 / decomposition.size(),
-                static_cast<long long>(warmup));
+                static_cast<long long>(first_timed));
     std::printf("%s", format_timer_table(phases, total).c_str());
     if (config.run.output_enabled) std::printf("output: %s\n", output.xdmf_path().c_str());
     std::fflush(stdout);
@@ -151,9 +176,9 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
       s.ranks = decomposition.size();
       s.decomposition = {decomposition.dims()[0], decomposition.dims()[1]};
       s.grid_points = {grid.n[0] + 1, grid.n[1] + 1};
-      s.halo_width = config.run.halo_width;
+      s.halo_width = solver.tunables().exchange_width;
       s.steps = steps;
-      s.warmup_steps = warmup;
+      s.warmup_steps = first_timed;
       s.wall_seconds = total;
       s.stepping_seconds = stepping_seconds;
       s.cell_updates_per_second = rate;

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <utility>
+#include <string>
 #include <vector>
+
+#include "mesh/check.hpp"
 
 namespace gridflow::solver {
 
@@ -19,28 +22,28 @@ std::array<Expression, 4> boundary_expressions(const HeatConfig& c) {
 
 template <class T>
 HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
-                          StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda)
-    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_cuda(cuda),
+                          StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda,
+                          int ghost_capacity)
+    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_tunables{cuda, 0},
+      m_transport(transport),
       m_interior(space, stream), m_edge(space, stream), m_boundary_timer(space, stream),
       m_exchange(mesh::MemorySpace::host, nullptr) {
   const auto& grid = decomposition.grid();
   const double dx = grid.spacing(0), dy = grid.spacing(1);
   m_coefficients = {static_cast<T>(config.a * config.dt / (dx * dx)), static_cast<T>(config.a * config.dt / (dy * dy))};
-  const int g = config.run.halo_width;
+  const int g = ghost_capacity > 0 ? ghost_capacity : config.run.halo_width;
   m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
   m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
   m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, boundary_expressions(config), space, stream);
   if (decomposition.size() > 1) {
-    StreamHandle halo_stream = nullptr;
     if (space == mesh::MemorySpace::device) {
       m_halo_stream.emplace(/*high_priority=*/true);
       m_u_ready.emplace();
       m_halo_done.emplace();
-      halo_stream = m_halo_stream->get();
-      m_edge = PhaseTimer(space, halo_stream);
+      m_edge = PhaseTimer(space, m_halo_stream->get());
     }
-    m_halo = std::make_unique<halo::HaloExchange<T, 2>>(decomposition, *m_u, g, transport, halo_stream);
   }
+  set_tunables({cuda, config.run.halo_width});
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
@@ -62,8 +65,26 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
 }
 
 template <class T>
+void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
+  if (tunables.exchange_width < 1 || tunables.exchange_width > ghost_capacity())
+    throw Error("heat solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
+                std::to_string(ghost_capacity()) + ", the ghost width the fields were allocated with");
+  if (!tunables.cuda.valid()) throw Error("heat solver: invalid CUDA parameters");
+  if (m_decomposition.size() > 1 && tunables.exchange_width != m_tunables.exchange_width) {
+    auto it = m_halos.find(tunables.exchange_width);
+    if (it == m_halos.end()) {
+      const StreamHandle halo_stream = m_halo_stream ? m_halo_stream->get() : nullptr;
+      it = m_halos.emplace(tunables.exchange_width, halo::HaloExchange<T, 2>(m_decomposition, *m_u, tunables.exchange_width,
+                                                                             m_transport, halo_stream)).first;
+    }
+    m_halo = &it->second;
+  }
+  m_tunables = tunables;
+}
+
+template <class T>
 void HeatSolver<T>::stencil(const mesh::Box<2>& box, StreamHandle stream) {
-  kernels::stencil::heat_step(*m_u, *m_v, box, m_coefficients, m_cuda, stream);
+  kernels::stencil::heat_step(*m_u, *m_v, box, m_coefficients, m_tunables.cuda, stream);
 }
 
 template <class T>
@@ -121,7 +142,7 @@ void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
 
 template <class T>
 void HeatSolver<T>::advance(std::int64_t count) {
-  const std::int64_t per_exchange = m_config.run.halo_width;
+  const std::int64_t per_exchange = m_tunables.exchange_width;
   while (count > 0) {
     if (!m_halo) {
       one_step(0, false);

@@ -14,6 +14,7 @@
 // kernels take SMs as the interior's blocks retire instead of queueing behind the whole kernel.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -35,15 +36,33 @@ struct HeatTimes {
   double exchange = 0;  ///< ghost exchange, host wall time of begin + finish (idle waiting included)
 };
 
+/// What may change between two advance() calls without changing a single bit of the result: every
+/// launch shape computes each point with the same point function, and every exchange width takes
+/// that many steps per exchange recomputing the same values (see above).
+struct HeatTunables {
+  kernels::stencil::HeatCudaParams cuda;  ///< launch shape of the CUDA kernel (device fields)
+  int exchange_width = 1;                 ///< ghost width exchanged = steps per exchange
+};
+
 template <class T>
 class HeatSolver {
  public:
   /// Sets u(t=0) = initial expression, boundary points from the boundary expressions at t=0.
+  /// Fields get `ghost_capacity` ghost layers (0: config.run.halo_width), so that set_tunables may
+  /// later pick any exchange width up to it; the run starts with config.run.halo_width.
   HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
-             StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda = {});
+             StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda = {},
+             int ghost_capacity = 0);
 
   /// Takes `count` steps (blocks for host fields; queued on the stream for device fields).
   void advance(std::int64_t count);
+
+  /// Applies to the steps that follow. Collective over the decomposition's communicator the first
+  /// time a width is used (its exchange is set up then). Throws Error for a width outside
+  /// 1..ghost_capacity() or invalid CUDA parameters.
+  void set_tunables(const HeatTunables& tunables);
+  const HeatTunables& tunables() const { return m_tunables; }
+  int ghost_capacity() const { return m_u->ghost_width(); }
 
   std::int64_t step() const { return m_step; }
   double time() const { return static_cast<double>(m_step) * m_config.dt; }
@@ -60,11 +79,13 @@ class HeatSolver {
   const mesh::Decomposition<2>& m_decomposition;
   mesh::MemorySpace m_space;
   StreamHandle m_stream;
-  kernels::stencil::HeatCudaParams m_cuda;
+  HeatTunables m_tunables;
+  halo::Transport m_transport;
   kernels::stencil::HeatCoefficients<T> m_coefficients;
   std::unique_ptr<mesh::Field<T, 2>> m_u, m_v;
   std::unique_ptr<DirichletBoundary<T, 2>> m_boundary;
-  std::unique_ptr<halo::HaloExchange<T, 2>> m_halo;  // null on one rank
+  std::map<int, halo::HaloExchange<T, 2>> m_halos;  // by exchange width, made on first use
+  halo::HaloExchange<T, 2>* m_halo = nullptr;        // of the current width; null on one rank
   std::optional<mesh::Stream> m_halo_stream;          // device fields on several ranks only
   std::optional<mesh::Event> m_u_ready, m_halo_done;
   std::int64_t m_step = 0;

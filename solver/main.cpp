@@ -1,5 +1,6 @@
 // gridflow DECK.toml [key=value ...]: runs the problem the deck describes on every rank of
-// MPI_COMM_WORLD. Bad input exits with status 2 and one message from rank 0; a failure inside a
+// MPI_COMM_WORLD. gridflow tune DECK.toml [key=value ...]: tunes its kernels and stores the
+// choice in the tuning cache, without running it. Bad input exits with status 2 and one message from rank 0; a failure inside a
 // run (CUDA, MPI, HDF5) prints "[rank r] ..." and aborts every rank, so none is left hanging.
 #include <mpi.h>
 
@@ -17,6 +18,7 @@
 #include "mesh/host_threads.hpp"
 #include "solver/deck.hpp"
 #include "solver/heat2d_run.hpp"
+#include "solver/heat2d_tune.hpp"
 #include "solver/poisson3d_run.hpp"
 #include "solver/run_setup.hpp"
 
@@ -27,14 +29,34 @@ std::string version_text() {
          (GRIDFLOW_HAVE_CUDA ? "on" : "off") + ", NCCL " + (GRIDFLOW_HAVE_NCCL ? "on" : "off") + ")";
 }
 
-int run_deck(const std::string& deck_path, const std::vector<std::string>& overrides, const std::string& summary) {
+gridflow::solver::Deck read_deck(const std::string& deck_path, const std::vector<std::string>& overrides) {
   using namespace gridflow;
   const std::string text = solver::read_text_on_rank0(deck_path, "deck", MPI_COMM_WORLD);
   solver::Deck deck = solver::Deck::parse(text, deck_path);
   for (const auto& o : overrides) deck.apply_override(o);
+  return deck;
+}
+
+int run_deck(const std::string& deck_path, const std::vector<std::string>& overrides, const std::string& summary) {
+  using namespace gridflow;
+  solver::Deck deck = read_deck(deck_path, overrides);
   const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
   if (problem == "heat2d") solver::run_heat2d(deck, MPI_COMM_WORLD, summary);
   else solver::run_poisson3d(deck, MPI_COMM_WORLD, summary);
+  return 0;
+}
+
+int tune_deck(const std::string& deck_path, const std::vector<std::string>& overrides) {
+  using namespace gridflow;
+  solver::Deck deck = read_deck(deck_path, overrides);
+  const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
+  if (problem == "heat2d") {
+    solver::tune_heat2d(deck, MPI_COMM_WORLD);
+  } else {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::printf("gridflow tune: nothing to tune for poisson3d yet (only heat2d decks are tuned)\n");
+  }
   return 0;
 }
 
@@ -52,12 +74,21 @@ int main(int argc, char** argv) {
     std::string deck_path;
     std::vector<std::string> overrides;
     std::string summary;
-    app.add_option("deck", deck_path, "input deck (TOML); see the README for every key")->required();
+    app.add_option("deck", deck_path, "input deck (TOML); see the README for every key");
     app.add_option("overrides", overrides, "key=value pairs that replace deck keys, e.g. grid.n=[2049,2049]");
     app.add_option("--summary", summary, "write the run's figures (throughput, phase times) as JSON to this file");
     app.set_version_flag("--version", version_text());
+    CLI::App* tune = app.add_subcommand("tune", "tune the deck's kernels for its grid and store the choice in the "
+                                                "tuning cache (tuning.cache), without running it");
+    std::string tune_deck_path;
+    std::vector<std::string> tune_overrides;
+    tune->add_option("deck", tune_deck_path, "input deck (TOML)")->required();
+    tune->add_option("overrides", tune_overrides, "key=value pairs that replace deck keys");
+    app.require_subcommand(0, 1);
     try {
       app.parse(argc, argv);
+      // The deck is optional only because the tune subcommand takes its own.
+      if (!tune->parsed() && deck_path.empty()) throw CLI::RequiredError("deck");
     } catch (const CLI::ParseError& e) {
       // Every rank parses the same arguments; only rank 0 speaks.
       if (rank == 0) app.exit(e);
@@ -67,7 +98,7 @@ int main(int argc, char** argv) {
     }
     gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
     Kokkos::ScopeGuard kokkos(argc, argv);
-    status = run_deck(deck_path, overrides, summary);
+    status = tune->parsed() ? tune_deck(tune_deck_path, tune_overrides) : run_deck(deck_path, overrides, summary);
   } catch (const gridflow::InputError& e) {
     if (rank == 0) std::fprintf(stderr, "gridflow: error: %s\n", e.what());
     status = 2;

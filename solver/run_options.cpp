@@ -15,6 +15,7 @@ RunOptions read_run_options(Deck& deck, int dim) {
     o.decomposition[d] = static_cast<int>(dims[d]);
   }
   o.device_sharing = deck.boolean("device_sharing", false);
+  o.halo_width_given = deck.has("halo.width");
   const auto width = deck.integer("halo.width", 1);
   if (width < 1 || width > 64) throw InputError("key 'halo.width': " + std::to_string(width) + " is not in 1..64");
   o.halo_width = static_cast<int>(width);
@@ -29,6 +30,7 @@ RunOptions read_run_options(Deck& deck, int dim) {
   if (o.output_every < 0) throw InputError("key 'output.every': must be >= 0 (0 writes the final state only)");
   o.progress_every = deck.integer("progress.every", 0);
   if (o.progress_every < 0) throw InputError("key 'progress.every': must be >= 0 (0 = about ten reports)");
+  o.tuning = read_tuning_options(deck);
   return o;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
-// The deck keys every problem shares: precision, device, decomposition, halo, output, progress.
+// The deck keys every problem shares: precision, device, decomposition, halo, output, progress,
+// tuning.
 #include <array>
 #include <cstdint>
 #include <string>
 
 #include "solver/deck.hpp"
+#include "solver/tuning_options.hpp"
 
 namespace gridflow::solver {
 
@@ -15,12 +17,14 @@ struct RunOptions {
   std::array<int, 3> decomposition{}; ///< ranks per axis; 0 = chosen by MPI_Dims_create
   bool device_sharing = false;        ///< allow more ranks than GPUs on a node
   int halo_width = 1;                 ///< ghost layers; steps between exchanges = width / stencil radius
+  bool halo_width_given = false;      ///< set in the deck: the tuner leaves it alone
   std::string halo_transport = "auto";///< "mpi", "nccl" or "auto"
   std::string output_dir = "output";
   std::string output_name;            ///< file prefix; defaults to the problem name
   std::int64_t output_every = 0;      ///< steps between outputs; 0 writes the final state only
   bool output_enabled = true;         ///< false writes nothing (benchmarks)
   std::int64_t progress_every = 0;    ///< steps between progress lines; 0 = about ten per run
+  TuningOptions tuning;               ///< the [tuning] keys
 };
 
 /// Reads the shared keys for a problem of `dim` dimensions.

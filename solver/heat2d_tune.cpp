@@ -1,0 +1,53 @@
+#include "solver/heat2d_tune.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "autotune/tuning_cache.hpp"
+#include "halo/transport.hpp"
+#include "mesh/decomposition.hpp"
+#include "solver/heat2d_config.hpp"
+#include "solver/heat_solver.hpp"
+#include "solver/heat_tuning.hpp"
+#include "solver/run_setup.hpp"
+
+namespace gridflow::solver {
+
+namespace {
+
+template <class T>
+void tune(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
+          halo::Transport transport) {
+  std::optional<mesh::Stream> stream_owner;
+  if (space == mesh::MemorySpace::device) stream_owner.emplace();
+  const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
+  const std::vector<int> widths = heat_exchange_widths(config.run, decomposition);
+  const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
+  HeatSolver<T> solver(config, decomposition, space, stream, transport, {}, ghost_capacity);
+  const auto result = tune_heat(solver, config, decomposition, space, stream, widths, std::nullopt, /*remeasure=*/true);
+  if (decomposition.rank() != 0) return;
+  std::printf("%s", result.text().c_str());
+  if (result.outcome.report) {
+    const auto path = config.run.tuning.cache.empty() ? autotune::default_cache_path().string() : config.run.tuning.cache;
+    std::printf("  stored in %s\n", path.c_str());
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void tune_heat2d(Deck& deck, MPI_Comm comm) {
+  HeatConfig config = read_heat_config(deck);
+  deck.require_all_used();
+  // Tuning is what was asked for, whatever tuning.mode says for runs.
+  config.run.tuning.mode = TuningMode::online;
+  const mesh::MemorySpace space = resolve_device(config.run, comm);
+  const halo::Transport transport = halo::resolve_transport(halo::parse_transport(config.run.halo_transport), space, comm);
+  const mesh::Decomposition<2> decomposition(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1]},
+                                             config.run.halo_width);
+  if (config.run.precision == "float") tune<float>(config, decomposition, space, transport);
+  else tune<double>(config, decomposition, space, transport);
+}
+
+}  // namespace gridflow::solver

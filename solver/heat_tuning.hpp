@@ -1,0 +1,55 @@
+#pragma once
+// On-line tuning of the heat solver: the measurements are real steps of the run. Each candidate
+// (CUDA launch shape on device fields; exchange width on several ranks unless halo.width is set)
+// advances the solution by a whole number of steps, exactly as an untuned run would, and the
+// winner takes the rest of the run.
+//
+// Why no candidate is checked against an oracle: every launch shape evaluates each point with the
+// same point function (heat_point) from the same inputs, and the exchange width only changes
+// which rank computes an overlap point, never its inputs; FMA contraction is off in both builds
+// (-ffp-contract=off, --fmad=false), so every candidate produces the same bits. The tests
+// compare tuned and untuned runs bitwise to hold this.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "autotune/search_space.hpp"
+#include "mesh/decomposition.hpp"
+#include "solver/collective_tuning.hpp"
+#include "solver/heat2d_config.hpp"
+#include "solver/heat_solver.hpp"
+
+namespace gridflow::solver {
+
+/// The exchange widths worth trying: 1, 2, 4, 8 up to the fewest points a rank owns along an
+/// axis, on several ranks, when tuning is on and the deck does not set halo.width; else empty.
+/// Collective over the decomposition's communicator.
+std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decomposition<2>& decomposition);
+
+/// The heat solver's space: the CUDA launch shape for device fields, and "ghost_width" over
+/// `widths` when there are two or more (default: `default_width`). May have no parameter.
+autotune::SearchSpace heat_space(mesh::MemorySpace space, const std::vector<int>& widths, int default_width);
+
+/// "heat2d:cuda", "heat2d:host", with ":ghost_width/<dims>" when the exchange width is tuned.
+std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition);
+
+struct HeatTuningResult {
+  std::string kernel;
+  TuningOutcome outcome;
+  std::int64_t steps_taken = 0;  ///< steps the tuning advanced the solution by
+
+  std::string text() const { return outcome.text(kernel); }
+  autotune::ReportAttributes attributes() const { return outcome.attributes(kernel); }
+};
+
+/// Tunes `solver` (fields allocated with max(widths) ghost layers) for the rest of the run and
+/// leaves it set to the choice. Takes at most `max_steps` steps (nullopt: as many as the search
+/// needs, as gridflow tune). Collective over the decomposition's communicator. `remeasure`: ignore
+/// a cache entry and store the new measurement.
+template <class T>
+HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
+                           mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
+                           std::optional<std::int64_t> max_steps, bool remeasure = false);
+
+}  // namespace gridflow::solver

@@ -1,0 +1,66 @@
+// On-line tuning of the CUDA heat kernel's launch shape: the tuned run equals the untuned one
+// bitwise (every shape shares heat_point; no FMA contraction), and a cached run reuses the choice.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <filesystem>
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "halo/gpu_binding.hpp"
+#include "heat_tuning_test_support.hpp"
+
+namespace {
+
+const std::string deck =
+    "[grid]\nn = [1023, 777]\nlength = [1.0, 0.8]\n[heat]\na = 0.9\nsteps = 6000\n"
+    "initial = 'sin(5*x) * cos(3*y) + x'\n"
+    "[heat.boundary]\nleft = 'y * cos(40*t)'\nright = '1 + sin(y + 30*t)'\nbottom = 'x * exp(-t)'\ntop = 'x^2'\n";
+
+template <class T>
+class HeatTuningGpu : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(HeatTuningGpu, Precisions);
+
+}  // namespace
+
+TYPED_TEST(HeatTuningGpu, TunedLaunchShapeLeavesTheSolutionBitwiseUnchangedAndIsCached) {
+  GRIDFLOW_REQUIRE_GPU();
+  using T = TypeParam;
+  using gridflow::testing::heat_config;
+  gridflow::halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
+  const auto device = gridflow::mesh::MemorySpace::device;
+  const std::string cache = gridflow::testing::shared_scratch_cache("heat_tuning_gpu", MPI_COMM_WORLD);
+  const std::string cache_key = "tuning.cache=" + cache;
+  {
+    const std::string precision = sizeof(T) == 4 ? "float" : "double";
+    const std::string p = "precision=" + precision;
+    const auto off = gridflow::testing::run_heat_tuned<T>(heat_config(deck, {p, "tuning.mode=off", cache_key}),
+                                                               MPI_COMM_WORLD, device);
+    const auto online = gridflow::testing::run_heat_tuned<T>(
+        heat_config(deck, {p, "tuning.strategy=local", "tuning.budget=8", "tuning.repeats=1", cache_key}), MPI_COMM_WORLD,
+        device);
+    ASSERT_TRUE(online.tuning.outcome.report) << online.tuning.text();
+    EXPECT_FALSE(online.tuning.outcome.report->from_cache);
+    EXPECT_TRUE(online.tuning.outcome.chosen.has("block_x"));
+    EXPECT_GT(online.tuning.steps_taken, 0);
+    EXPECT_LE(online.tuning.steps_taken, 6000);
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < off.field.size(); ++k) differ += off.field[k] != online.field[k];
+    EXPECT_EQ(differ, 0u) << precision << ": " << online.tuning.text();
+
+    const auto cached = gridflow::testing::run_heat_tuned<T>(heat_config(deck, {p, "tuning.mode=cached", cache_key}),
+                                                                  MPI_COMM_WORLD, device);
+    ASSERT_TRUE(cached.tuning.outcome.report) << cached.tuning.text();
+    EXPECT_TRUE(cached.tuning.outcome.report->from_cache);
+    EXPECT_EQ(cached.tuning.outcome.chosen, online.tuning.outcome.chosen);
+    EXPECT_EQ(cached.tuning.steps_taken, 0);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::filesystem::remove(cache);
+    std::filesystem::remove(cache + ".lock");
+  }
+}

@@ -1,0 +1,58 @@
+#pragma once
+// A heat run with on-line tuning, in-process: tune during the first steps, take the rest with the
+// choice, and gather the final field on every rank (row-major, j * (n0 + 1) + i).
+#include <mpi.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "heat_test_support.hpp"
+#include "solver/heat_tuning.hpp"
+
+namespace gridflow::testing {
+
+template <class T>
+struct TunedHeatRun {
+  solver::HeatTuningResult tuning;
+  std::vector<T> field;
+};
+
+template <class T>
+TunedHeatRun<T> run_heat_tuned(const solver::HeatConfig& config, MPI_Comm comm, mesh::MemorySpace space = mesh::MemorySpace::host) {
+  const mesh::Decomposition<2> decomposition(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1]},
+                                             config.run.halo_width);
+  std::optional<mesh::Stream> stream;
+  if (space == mesh::MemorySpace::device) stream.emplace();
+  const StreamHandle s = stream ? stream->get() : nullptr;
+  const auto widths = solver::heat_exchange_widths(config.run, decomposition);
+  const int capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
+  solver::HeatSolver<T> solver(config, decomposition, space, s, halo::Transport::mpi, {}, capacity);
+  TunedHeatRun<T> run{solver::tune_heat(solver, config, decomposition, space, s, widths, config.steps), {}};
+  solver.advance(config.steps - solver.step());
+  mesh::Field<T, 2> host(decomposition.owned(), capacity, mesh::MemorySpace::host);
+  if (stream) mesh::synchronize(s);
+  host.copy_from(solver.solution());
+  const auto points = config.grid.points();
+  std::vector<T> local(static_cast<std::size_t>(points.size()), T(0));
+  run.field.resize(local.size());
+  const auto& o = decomposition.owned();
+  for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
+    for (auto i = o.lo[0]; i <= o.hi[0]; ++i) local[j * points.extent(0) + i] = host(i, j);
+  MPI_Allreduce(local.data(), run.field.data(), static_cast<int>(local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
+                MPI_SUM, comm);
+  return run;
+}
+
+/// A cache file path in the temporary directory, the same on every rank of `comm` (rank 0's pid).
+inline std::string shared_scratch_cache(const std::string& name, MPI_Comm comm) {
+  long long pid = static_cast<long long>(::getpid());
+  MPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, comm);
+  return (std::filesystem::temp_directory_path() / ("gridflow_" + name + "_" + std::to_string(pid) + ".json")).string();
+}
+
+}  // namespace gridflow::testing
