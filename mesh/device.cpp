@@ -51,9 +51,19 @@ Buffer::Buffer(std::size_t bytes, MemorySpace space, bool pinned)
   else if (m_pinned) GRIDFLOW_CUDA_CHECK(cudaMallocHost(&m_data, bytes));
   else m_data = ::operator new(bytes, std::align_val_t(host_alignment));
 }
+Buffer Buffer::on_stream(std::size_t bytes, StreamHandle stream) {
+  Buffer b;
+  b.m_bytes = bytes;
+  b.m_space = MemorySpace::device;
+  b.m_stream_ordered = true;
+  b.m_stream = stream;
+  if (bytes) GRIDFLOW_CUDA_CHECK(cudaMallocAsync(&b.m_data, bytes, stream));
+  return b;
+}
 void Buffer::release() noexcept {
   if (!m_data) return;
-  if (m_space == MemorySpace::device) cudaFree(m_data);
+  if (m_stream_ordered) cudaFreeAsync(m_data, m_stream);
+  else if (m_space == MemorySpace::device) cudaFree(m_data);
   else if (m_pinned) cudaFreeHost(m_data);
   else ::operator delete(m_data, std::align_val_t(host_alignment));
   m_data = nullptr;
@@ -126,6 +136,7 @@ Buffer::Buffer(std::size_t bytes, MemorySpace space, bool /*pinned*/) : m_bytes(
   if (space == MemorySpace::device) no_cuda("allocating device memory");
   if (bytes) m_data = ::operator new(bytes, std::align_val_t(host_alignment));
 }
+Buffer Buffer::on_stream(std::size_t, StreamHandle) { no_cuda("allocating device memory"); }
 void Buffer::release() noexcept {
   if (m_data) ::operator delete(m_data, std::align_val_t(host_alignment));
   m_data = nullptr;
@@ -153,7 +164,7 @@ float Event::elapsed_ms(const Event&, const Event&) { no_cuda("timing events"); 
 
 Buffer::Buffer(Buffer&& other) noexcept
     : m_data(std::exchange(other.m_data, nullptr)), m_bytes(std::exchange(other.m_bytes, 0)),
-      m_space(other.m_space), m_pinned(other.m_pinned) {}
+      m_space(other.m_space), m_pinned(other.m_pinned), m_stream_ordered(other.m_stream_ordered), m_stream(other.m_stream) {}
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
     release();
@@ -161,6 +172,8 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     m_bytes = std::exchange(other.m_bytes, 0);
     m_space = other.m_space;
     m_pinned = other.m_pinned;
+    m_stream_ordered = other.m_stream_ordered;
+    m_stream = other.m_stream;
   }
   return *this;
 }

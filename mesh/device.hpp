@@ -27,6 +27,9 @@ class Buffer {
  public:
   Buffer() = default;
   Buffer(std::size_t bytes, MemorySpace space, bool pinned = false);
+  /// Device memory ordered on `stream` (cudaMallocAsync / cudaFreeAsync): no device-wide
+  /// synchronization, for scratch that lives as long as one call on a hot path.
+  static Buffer on_stream(std::size_t bytes, StreamHandle stream);
   Buffer(Buffer&&) noexcept;
   Buffer& operator=(Buffer&&) noexcept;
   Buffer(const Buffer&) = delete;
@@ -43,6 +46,8 @@ class Buffer {
   std::size_t m_bytes = 0;
   MemorySpace m_space = MemorySpace::host;
   bool m_pinned = false;
+  bool m_stream_ordered = false;
+  StreamHandle m_stream = nullptr;
 };
 
 /// Copies `bytes` between any two spaces; blocks until done. A copy involving the device first

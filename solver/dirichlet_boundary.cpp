@@ -43,7 +43,8 @@ void DirichletBoundary<T, Dim>::evaluate(const std::vector<Piece>& pieces, doubl
   for (const auto& p : pieces) {
     const auto& b = p.box;
     const auto n = static_cast<std::size_t>(b.size());
-    std::vector<double> columns((Dim + 2) * n);  // x, y[, z], t, result
+    m_columns.resize((Dim + 2) * n);  // x, y[, z], t, result
+    auto& columns = m_columns;
     std::size_t k = 0;
     for (mesh::Index z = 0; z < (Dim == 3 ? b.extent(Dim - 1) : 1); ++z)
       for (mesh::Index y = b.lo[1]; y <= b.hi[1]; ++y)

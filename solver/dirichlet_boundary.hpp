@@ -57,6 +57,7 @@ class DirichletBoundary {
   std::array<Staging, 2> m_staging;
   int m_next_slot = 0;
   std::vector<T> m_host_values;
+  mutable std::vector<double> m_columns;  // evaluate()'s scratch, reused every step
 };
 
 extern template class DirichletBoundary<float, 2>;

@@ -193,13 +193,10 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
 void run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const HeatConfig config = read_heat_config(deck);
   deck.require_all_used();
-  const mesh::MemorySpace space = resolve_device(config.run, comm);
-  const halo::Transport transport = halo::resolve_transport(halo::parse_transport(config.run.halo_transport), space, comm);
-  const mesh::Decomposition<2> decomposition(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1]},
-                                             config.run.halo_width);
+  const auto place = place_run(config.run, config.grid, comm);
   if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
-  if (config.run.precision == "float") run<float>(config, deck, decomposition, space, transport, summary_path);
-  else run<double>(config, deck, decomposition, space, transport, summary_path);
+  if (config.run.precision == "float") run<float>(config, deck, place.decomposition, place.space, place.transport, summary_path);
+  else run<double>(config, deck, place.decomposition, place.space, place.transport, summary_path);
 }
 
 }  // namespace gridflow::solver

@@ -42,12 +42,9 @@ void tune_heat2d(Deck& deck, MPI_Comm comm) {
   deck.require_all_used();
   // Tuning is what was asked for, whatever tuning.mode says for runs.
   config.run.tuning.mode = TuningMode::online;
-  const mesh::MemorySpace space = resolve_device(config.run, comm);
-  const halo::Transport transport = halo::resolve_transport(halo::parse_transport(config.run.halo_transport), space, comm);
-  const mesh::Decomposition<2> decomposition(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1]},
-                                             config.run.halo_width);
-  if (config.run.precision == "float") tune<float>(config, decomposition, space, transport);
-  else tune<double>(config, decomposition, space, transport);
+  const auto place = place_run(config.run, config.grid, comm);
+  if (config.run.precision == "float") tune<float>(config, place.decomposition, place.space, place.transport);
+  else tune<double>(config, place.decomposition, place.space, place.transport);
 }
 
 }  // namespace gridflow::solver

@@ -141,13 +141,10 @@ void run(const PoissonConfig& config, const Deck& deck, const mesh::Decompositio
 void run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const PoissonConfig config = read_poisson_config(deck);
   deck.require_all_used();
-  const mesh::MemorySpace space = resolve_device(config.run, comm);
-  const halo::Transport transport = halo::resolve_transport(halo::parse_transport(config.run.halo_transport), space, comm);
-  const mesh::Decomposition<3> d(config.grid, comm, {config.run.decomposition[0], config.run.decomposition[1], config.run.decomposition[2]},
-                                 config.run.halo_width);
+  const auto place = place_run(config.run, config.grid, comm);
   if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
-  if (config.run.precision == "float") run<float>(config, deck, d, space, transport, summary_path);
-  else run<double>(config, deck, d, space, transport, summary_path);
+  if (config.run.precision == "float") run<float>(config, deck, place.decomposition, place.space, place.transport, summary_path);
+  else run<double>(config, deck, place.decomposition, place.space, place.transport, summary_path);
 }
 
 }  // namespace gridflow::solver

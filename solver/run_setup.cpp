@@ -62,6 +62,18 @@ mesh::MemorySpace resolve_device(const RunOptions& options, MPI_Comm comm) {
   return mesh::MemorySpace::device;
 }
 
+template <int Dim>
+RunPlacement<Dim> place_run(const RunOptions& options, const mesh::Grid<Dim>& grid, MPI_Comm comm) {
+  const mesh::MemorySpace space = resolve_device(options, comm);
+  const halo::Transport transport = halo::resolve_transport(halo::parse_transport(options.halo_transport), space, comm);
+  std::array<int, Dim> dims{};
+  for (int d = 0; d < Dim; ++d) dims[d] = options.decomposition[d];
+  return {space, transport, mesh::Decomposition<Dim>(grid, comm, dims, options.halo_width)};
+}
+
+template RunPlacement<2> place_run<2>(const RunOptions&, const mesh::Grid<2>&, MPI_Comm);
+template RunPlacement<3> place_run<3>(const RunOptions&, const mesh::Grid<3>&, MPI_Comm);
+
 void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
   int rank = 0;
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));

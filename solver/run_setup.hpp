@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "halo/transport.hpp"
+#include "mesh/decomposition.hpp"
 #include "mesh/memory_space.hpp"
 #include "solver/run_options.hpp"
 
@@ -13,6 +15,20 @@ namespace gridflow::solver {
 /// "cpu" -> host; "gpu" -> device (error without a usable GPU on any rank); "auto" -> device when
 /// every rank sees a GPU. Binds each rank to a GPU by node-local rank when the answer is device.
 mesh::MemorySpace resolve_device(const RunOptions& options, MPI_Comm comm);
+
+/// Where and how a run executes: memory space (GPUs bound), halo transport, decomposition.
+template <int Dim>
+struct RunPlacement {
+  mesh::MemorySpace space;
+  halo::Transport transport;
+  mesh::Decomposition<Dim> decomposition;
+};
+
+/// The collective set-up every problem makes in this order: device (binding GPUs), transport,
+/// decomposition (each rank owning at least halo.width points per axis). Same InputError on every
+/// rank for an impossible choice.
+template <int Dim>
+RunPlacement<Dim> place_run(const RunOptions& options, const mesh::Grid<Dim>& grid, MPI_Comm comm);
 
 /// Rank 0 creates the output directory and checks it is writable; error on every rank if not.
 void prepare_output_directory(const std::string& directory, MPI_Comm comm);

@@ -57,7 +57,7 @@ MinMax<T> min_max_cuda(mesh::FieldView<const T, Dim> field, const mesh::Box<Dim>
   const long long size = box.size();
   GRIDFLOW_REQUIRE(size > 0, "min/max of an empty box");
   const int blocks = static_cast<int>(std::min<long long>((size + threads - 1) / threads, 1024));
-  mesh::Buffer partial(blocks * (2 * sizeof(T) + sizeof(int)), mesh::MemorySpace::device);
+  auto partial = mesh::Buffer::on_stream(blocks * (2 * sizeof(T) + sizeof(int)), stream);
   T* bmin = static_cast<T*>(partial.data());
   T* bmax = bmin + blocks;
   int* bbad = reinterpret_cast<int*>(bmax + blocks);

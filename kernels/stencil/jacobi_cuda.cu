@@ -29,6 +29,15 @@ __device__ void block_sum_into(double acc, double* partial, double* sum) {
   if (t == 0) atomicAdd(sum, partial[0]);
 }
 
+// (f - A u)^2 at update-box point (i, j, z) when it lies in the residual box, else 0.
+template <class T>
+__device__ double residual_sq_in_box(const Extent& e, int i, int j, int z, T rhs, T c, T w, T ea, T s, T n, T b, T t,
+                                     const PoissonCoefficients<T>& k) {
+  if (i < e.r_lo[0] || i > e.r_hi[0] || j < e.r_lo[1] || j > e.r_hi[1] || z < e.r_lo[2] || z > e.r_hi[2]) return 0;
+  const double r = static_cast<double>(rhs) - static_cast<double>(laplacian_point(c, w, ea, s, n, b, t, k));
+  return r * r;
+}
+
 // Each thread owns one (x, y) column of CZ consecutive z-cells and walks up it, keeping the planes
 // below, at and above in registers. With RESIDUAL it also sums (f - A in)^2 over the residual box
 // into *sum (a block reduction, then one double atomic per block). Without WRITE it only measures.
@@ -52,12 +61,7 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
       const T w = __ldg(in + p - 1), ea = __ldg(in + p + 1), s = __ldg(in + p - e.sy), n = __ldg(in + p + e.sy);
       const T rhs = __ldg(f + p);
       if constexpr (WRITE) out[p] = jacobi_point(w, ea, s, n, below, above, rhs, k);
-      if constexpr (RESIDUAL) {
-        if (i >= e.r_lo[0] && i <= e.r_hi[0] && j >= e.r_lo[1] && j <= e.r_hi[1] && z >= e.r_lo[2] && z <= e.r_hi[2]) {
-          const double r = static_cast<double>(rhs) - static_cast<double>(laplacian_point(centre, w, ea, s, n, below, above, k));
-          acc += r * r;
-        }
-      }
+      if constexpr (RESIDUAL) acc += residual_sq_in_box(e, i, j, z, rhs, centre, w, ea, s, n, below, above, k);
       below = centre;
       centre = above;
     }
@@ -101,13 +105,7 @@ __global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ o
       const T w = tile[c - 1], ea = tile[c + 1], s = tile[c - pitch], n = tile[c + pitch];
       const T rhs = __ldg(f + p);
       if constexpr (WRITE) out[p] = jacobi_point(w, ea, s, n, below, above, rhs, k);
-      if constexpr (RESIDUAL) {
-        const int z = z0 + q;
-        if (i >= e.r_lo[0] && i <= e.r_hi[0] && j >= e.r_lo[1] && j <= e.r_hi[1] && z >= e.r_lo[2] && z <= e.r_hi[2]) {
-          const double r = static_cast<double>(rhs) - static_cast<double>(laplacian_point(centre, w, ea, s, n, below, above, k));
-          acc += r * r;
-        }
-      }
+      if constexpr (RESIDUAL) acc += residual_sq_in_box(e, i, j, z0 + q, rhs, centre, w, ea, s, n, below, above, k);
       below = centre;
       centre = above;
     }
@@ -160,7 +158,7 @@ Extent extent_of(const mesh::FieldView<const T, 3>& v, const mesh::Box<3>& updat
 template <class T, bool WRITE = true>
 double sweep_with_sum(const JacobiCudaParams& params, const T* in, T* out, const T* f, const Extent& e,
                       const PoissonCoefficients<T>& k, StreamHandle stream) {
-  mesh::Buffer sum(sizeof(double), mesh::MemorySpace::device);
+  auto sum = mesh::Buffer::on_stream(sizeof(double), stream);
   GRIDFLOW_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(double), stream));
   dispatch<T, true, WRITE>(params, in, out, f, e, k, static_cast<double*>(sum.data()), stream);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());

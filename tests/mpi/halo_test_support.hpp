@@ -10,11 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "box_iteration.hpp"
 #include "mesh/box.hpp"
 #include "mesh/field.hpp"
 #include "mesh/grid.hpp"
 
 namespace gridflow::halo::test {
+
+using gridflow::testing::for_each_point;
 
 template <class T, int D>
 struct Case {
@@ -77,18 +80,6 @@ T value_at(const std::array<mesh::Index, Dim>& p, int round) {
   return static_cast<T>(v);
 }
 
-template <int Dim, class F>
-void for_each_point(const mesh::Box<Dim>& box, F&& f) {
-  if (box.empty()) return;
-  std::array<mesh::Index, Dim> p = box.lo;
-  while (true) {
-    f(p);
-    int d = 0;
-    while (d < Dim && p[d] == box.hi[d]) p[d] = box.lo[d], ++d;
-    if (d == Dim) return;
-    ++p[d];
-  }
-}
 
 // The point parameters are not deduced (std::array's size is a size_t, Dim an int): Dim comes
 // from the box or field.

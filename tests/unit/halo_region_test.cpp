@@ -7,10 +7,14 @@
 #include <set>
 #include <vector>
 
+#include "box_iteration.hpp"
 #include "halo/halo_region.hpp"
 
 namespace gridflow::halo {
 namespace {
+
+using gridflow::testing::for_each_point;
+using gridflow::testing::inside;
 
 template <int Dim>
 std::vector<std::array<int, Dim>> all_coords(const std::array<int, Dim>& dims) {
@@ -25,25 +29,7 @@ std::vector<std::array<int, Dim>> all_coords(const std::array<int, Dim>& dims) {
   }
 }
 
-template <int Dim, class F>
-void for_each_point(const mesh::Box<Dim>& box, F&& f) {
-  if (box.empty()) return;
-  std::array<mesh::Index, Dim> p = box.lo;
-  while (true) {
-    f(p);
-    int d = 0;
-    while (d < Dim && p[d] == box.hi[d]) p[d] = box.lo[d], ++d;
-    if (d == Dim) return;
-    ++p[d];
-  }
-}
 
-template <int Dim>
-bool inside(const mesh::Box<Dim>& b, const std::array<mesh::Index, Dim>& p) {
-  for (int d = 0; d < Dim; ++d)
-    if (p[d] < b.lo[d] || p[d] > b.hi[d]) return false;
-  return true;
-}
 
 // Checks every rank of one decomposition at one width.
 template <int Dim>
