@@ -28,7 +28,10 @@ autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes) {
       .add(autotune::Parameter::integers("block_y", {1, 2, 4, 8}, d.block_y))
       .add(autotune::Parameter::integers("cells_z", {1, 2, 4, 8, 16}, d.cells_z))
       .add(autotune::Parameter::boolean("shared_tile", d.shared_tile))
+      .add(autotune::Parameter::integers("cells_x", {1, 2, 4}, d.cells_x))
       .require("block_x*block_y <= 1024", threads_fit)
+      .require("shared_tile needs cells_x = 1",
+               [](const autotune::Configuration& c) { return c.at("shared_tile") == 0 || c.at("cells_x") == 1; })
       .require("shared_tile: (block_x+2)*(block_y+2) values <= 48 KiB", [value_bytes](const autotune::Configuration& c) {
         const auto tile = static_cast<std::size_t>((c.at("block_x") + 2) * (c.at("block_y") + 2));
         return c.at("shared_tile") == 0 || tile * value_bytes <= max_static_shared_bytes;
@@ -56,6 +59,7 @@ kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configurat
   p.block_y = c.at("block_y");
   p.cells_z = c.at("cells_z");
   p.shared_tile = c.at("shared_tile") != 0;
+  p.cells_x = c.at("cells_x");
   return p;
 }
 
@@ -64,6 +68,7 @@ void set_jacobi_cuda_params(autotune::Configuration& c, const kernels::stencil::
   c.set("block_y", p.block_y);
   c.set("cells_z", p.cells_z);
   c.set("shared_tile", p.shared_tile ? 1 : 0);
+  c.set("cells_x", p.cells_x);
 }
 
 }  // namespace gridflow::solver

@@ -13,8 +13,8 @@ namespace gridflow::solver {
 
 /// block_x {32,64,128,256} x block_y {1,2,4,8,16} x cells_per_thread {1,2,4,8}, block_x*block_y <= 1024.
 autotune::SearchSpace heat_cuda_space();
-/// block_x {32,64,128,256} x block_y {1,2,4,8} x cells_z {1,2,4,8,16} x shared_tile {0,1};
-/// block_x*block_y <= 1024 and, with the shared tile, (block_x+2)(block_y+2) values of
+/// block_x {32,64,128,256} x block_y {1,2,4,8} x cells_z {1,2,4,8,16} x shared_tile {0,1} x
+/// cells_x {1,2,4}; block_x*block_y <= 1024, the shared tile only with cells_x = 1, and, with the shared tile, (block_x+2)(block_y+2) values of
 /// `value_bytes` each within 48 KiB (the static shared-memory limit of a launch).
 autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes);
 

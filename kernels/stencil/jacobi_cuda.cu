@@ -1,6 +1,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
 
 #include "kernels/stencil/jacobi_cuda.hpp"
 #include "mesh/check.hpp"
@@ -14,7 +17,20 @@ struct Extent {
   int nx, ny, nz;              // the update box
   long long sy, sz;            // strides
   int r_lo[3], r_hi[3];        // the residual box, relative to the update box's low corner
+  int lead = 0;                // vector variant: elements between the update box's first x-cell and
+                               // the aligned vector that holds it
 };
+
+// CX consecutive values read or written as one aligned vector access (two for 32 bytes).
+template <class T, int CX>
+struct alignas(sizeof(T) * CX < 16 ? sizeof(T) * CX : 16) Cells {
+  T v[CX];
+};
+
+template <class T, int CX>
+__device__ Cells<T, CX> load_cells(const T* __restrict__ p) {
+  return *reinterpret_cast<const Cells<T, CX>*>(p);
+}
 
 // Sums every thread's `acc` over the block into *sum: a tree over the flat thread index (any block
 // shape) in `partial` (one double per thread), then one double atomic per block.
@@ -72,6 +88,65 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
   }
 }
 
+// The L1 walk with CX consecutive x-cells per thread: every plane's centre, south, north, below,
+// above and f rows come in as one vector load each, and only the two x-edge values as scalars,
+// so a cell costs about 7/CX load instructions instead of 7 (float is bound by load issue, not
+// by bytes, with one cell per thread). A thread's vector starts on an aligned address, so the
+// first thread of a row starts `lead` cells before the update box; cells outside it are read
+// but neither written nor summed.
+template <class T, int CX, int CZ, bool RESIDUAL, bool WRITE = true>
+__global__ void jacobi_vector_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, Extent e,
+                                     PoissonCoefficients<T> k, double* sum) {
+  const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * CX - e.lead;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  const int z0 = blockIdx.z * CZ;
+  double acc = 0;
+  if (x0 < e.nx && j < e.ny) {
+    const long long base = x0 + j * e.sy + z0 * e.sz;
+    const bool whole = x0 >= 0 && x0 + CX <= e.nx;
+    Cells<T, CX> below = load_cells<T, CX>(in + base - e.sz);
+    Cells<T, CX> centre = load_cells<T, CX>(in + base);
+#pragma unroll
+    for (int q = 0; q < CZ; ++q) {
+      const int z = z0 + q;
+      if (z >= e.nz) break;
+      const long long p = base + q * e.sz;
+      const Cells<T, CX> above = load_cells<T, CX>(in + p + e.sz);
+      const Cells<T, CX> s = load_cells<T, CX>(in + p - e.sy), n = load_cells<T, CX>(in + p + e.sy);
+      const Cells<T, CX> rhs = load_cells<T, CX>(f + p);
+      // The edge values only where the cell beside them is updated: elsewhere they may lie
+      // outside the allocation.
+      const T west_edge = x0 >= 0 ? __ldg(in + p - 1) : T(0);
+      const T east_edge = x0 + CX <= e.nx ? __ldg(in + p + CX) : T(0);
+      Cells<T, CX> result;
+#pragma unroll
+      for (int c = 0; c < CX; ++c) {
+        const T w = c == 0 ? west_edge : centre.v[c - 1], ea = c == CX - 1 ? east_edge : centre.v[c + 1];
+        result.v[c] = jacobi_point(w, ea, s.v[c], n.v[c], below.v[c], above.v[c], rhs.v[c], k);
+        if constexpr (RESIDUAL)
+          if (x0 + c >= 0 && x0 + c < e.nx)
+            acc += residual_sq_in_box(e, x0 + c, j, z, rhs.v[c], centre.v[c], w, ea, s.v[c], n.v[c], below.v[c],
+                                      above.v[c], k);
+      }
+      if constexpr (WRITE) {
+        if (whole) {
+          *reinterpret_cast<Cells<T, CX>*>(out + p) = result;
+        } else {
+#pragma unroll
+          for (int c = 0; c < CX; ++c)
+            if (x0 + c >= 0 && x0 + c < e.nx) out[p + c] = result.v[c];
+        }
+      }
+      below = centre;
+      centre = above;
+    }
+  }
+  if constexpr (RESIDUAL) {
+    __shared__ double partial[1024];
+    block_sum_into(acc, partial, sum);
+  }
+}
+
 // The same walk with the x-y neighbours of each plane staged in a shared-memory tile (block plus a
 // one-point halo) instead of read through L1: the seed paper's "shared memory vs cache" choice.
 template <class T, int CZ, bool RESIDUAL, bool WRITE = true>
@@ -116,9 +191,59 @@ __global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ o
   }
 }
 
+std::string fmt_params(const JacobiCudaParams& p) {
+  std::ostringstream os;
+  os << p;
+  return os.str();
+}
+
+// Elements from the previous CX-aligned address to p.
+template <class T>
+int misalignment(const T* p, int cx) {
+  return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) / sizeof(T)) % static_cast<std::uintptr_t>(cx));
+}
+
+// The vector variant needs the three arrays equally misaligned and strides that keep every row's
+// vectors aligned; otherwise one cell per thread.
+template <class T>
+int usable_cells_x(const JacobiCudaParams& p, const T* in, const T* out, const T* f, const Extent& e) {
+  const int cx = p.cells_x;
+  if (cx == 1) return 1;
+  const int lead = misalignment(in, cx);
+  const bool alike = (out == nullptr || misalignment(out, cx) == lead) && misalignment(f, cx) == lead;
+  return alike && e.sy % cx == 0 && e.sz % cx == 0 ? cx : 1;
+}
+
+// Most threads a block of `kernel` can have: its registers per thread limit it below 1024 for
+// the wider vector variants. Asked once per kernel instance.
+template <class Kernel>
+int max_threads_per_block(Kernel kernel) {
+  cudaFuncAttributes a{};
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+  return a.maxThreadsPerBlock;
+}
+
+template <class T, int CX, int CZ, bool RESIDUAL, bool WRITE>
+void launch_vector(const JacobiCudaParams& p, const T* in, T* out, const T* f, Extent e, const PoissonCoefficients<T>& k,
+                   double* sum, StreamHandle stream) {
+  static const int max_threads = max_threads_per_block(jacobi_vector_kernel<T, CX, CZ, RESIDUAL, WRITE>);
+  if (p.block_x * p.block_y > max_threads)
+    throw Error(fmt_params(p) + " cannot launch: its kernel needs so many registers that a block holds at most " +
+                std::to_string(max_threads) + " threads");
+  e.lead = misalignment(in, CX);
+  const int threads_x = (e.nx + e.lead + CX - 1) / CX;
+  const dim3 block(p.block_x, p.block_y);
+  const dim3 grid((threads_x + p.block_x - 1) / p.block_x, (e.ny + p.block_y - 1) / p.block_y, (e.nz + CZ - 1) / CZ);
+  jacobi_vector_kernel<T, CX, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, sum);
+}
+
 template <class T, int CZ, bool RESIDUAL, bool WRITE>
 void launch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const Extent& e, const PoissonCoefficients<T>& k,
             double* sum, StreamHandle stream) {
+  if (!p.shared_tile) switch (usable_cells_x(p, in, out, f, e)) {
+      case 2: return launch_vector<T, 2, CZ, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+      case 4: return launch_vector<T, 4, CZ, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+    }
   const dim3 block(p.block_x, p.block_y);
   const dim3 grid((e.nx + p.block_x - 1) / p.block_x, (e.ny + p.block_y - 1) / p.block_y, (e.nz + CZ - 1) / CZ);
   if (p.shared_tile) {
@@ -144,7 +269,7 @@ void dispatch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const 
 template <class T>
 Extent extent_of(const mesh::FieldView<const T, 3>& v, const mesh::Box<3>& update, const mesh::Box<3>* norm_box) {
   Extent e{static_cast<int>(update.extent(0)), static_cast<int>(update.extent(1)), static_cast<int>(update.extent(2)),
-           v.stride[1], v.stride[2], {0, 0, 0}, {-1, -1, -1}};
+           v.stride[1], v.stride[2], {0, 0, 0}, {-1, -1, -1}, 0};
   if (norm_box)
     for (int d = 0; d < 3; ++d) {
       e.r_lo[d] = static_cast<int>(norm_box->lo[d] - update.lo[d]);
