@@ -1,7 +1,10 @@
 #include "halo/nccl_comm.hpp"
 
+#include <cstddef>
+
 #include "gridflow/config.hpp"
 #include "mesh/check.hpp"
+#include "mesh/device.hpp"
 
 #if GRIDFLOW_HAVE_NCCL
 #include <cuda_runtime_api.h>
@@ -34,6 +37,25 @@ NcclComm::~NcclComm() {
   if (m_comm) ncclCommDestroy(m_comm);  // a destructor cannot report; NCCL logs its own failures
 }
 
+void NcclComm::connect(const std::vector<int>& peers, std::size_t bytes) const {
+  if (peers.empty()) return;
+  mesh::Stream stream;
+  mesh::Buffer send(bytes, mesh::MemorySpace::device), recv(bytes * peers.size(), mesh::MemorySpace::device);
+  GRIDFLOW_NCCL_CHECK(ncclGroupStart());
+  try {
+    for (std::size_t p = 0; p < peers.size(); ++p) {
+      GRIDFLOW_NCCL_CHECK(ncclRecv(static_cast<std::byte*>(recv.data()) + p * bytes, bytes, ncclUint8, peers[p], m_comm,
+                                   stream.get()));
+      GRIDFLOW_NCCL_CHECK(ncclSend(send.data(), bytes, ncclUint8, peers[p], m_comm, stream.get()));
+    }
+  } catch (...) {
+    ncclGroupEnd();
+    throw;
+  }
+  GRIDFLOW_NCCL_CHECK(ncclGroupEnd());
+  mesh::synchronize(stream.get());
+}
+
 #else
 
 NcclComm::NcclComm(MPI_Comm) {
@@ -41,6 +63,7 @@ NcclComm::NcclComm(MPI_Comm) {
               "(install NCCL beside the CUDA Toolkit and reconfigure)");
 }
 NcclComm::~NcclComm() = default;
+void NcclComm::connect(const std::vector<int>&, std::size_t) const {}
 
 #endif
 

@@ -4,6 +4,9 @@
 // several HaloExchange objects over the same ranks should share one.
 #include <mpi.h>
 
+#include <cstddef>
+#include <vector>
+
 struct ncclComm;  // nccl.h's ncclComm_t is `struct ncclComm*`; only .cpp files include nccl.h
 
 namespace gridflow::halo {
@@ -17,6 +20,13 @@ class NcclComm {
   ~NcclComm();
   NcclComm(const NcclComm&) = delete;
   NcclComm& operator=(const NcclComm&) = delete;
+
+  /// Collective over `peers` (each of them lists this rank too): one message of `bytes` each way
+  /// with every peer, waited for. NCCL connects a pair of ranks on its first send and receive,
+  /// which takes seconds on NVLink (buffers allocated and mapped per channel); a solver calls
+  /// this at set-up so that cost does not land in its first timed exchange. The message is
+  /// large enough that NCCL opens every channel it would use for a large transfer.
+  void connect(const std::vector<int>& peers, std::size_t bytes = std::size_t(16) << 20) const;
 
   ncclComm* get() const { return m_comm; }
   int rank() const { return m_rank; }

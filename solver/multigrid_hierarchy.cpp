@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
@@ -37,6 +38,18 @@ mesh::SharedComm root_only(MPI_Comm parent) {
 
 std::int64_t interior_points(const mesh::Grid<3>& grid) { return grid.interior().size(); }
 
+/// The other ranks a halo exchange over `d` talks to: across faces, edges and corners.
+std::vector<int> halo_neighbours(const mesh::Decomposition<3>& d) {
+  std::vector<int> ranks;
+  for (int z = -1; z <= 1; ++z)
+    for (int y = -1; y <= 1; ++y)
+      for (int x = -1; x <= 1; ++x) {
+        const int r = d.neighbour({x, y, z});
+        if (r != MPI_PROC_NULL && r != d.rank() && std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
+      }
+  return ranks;
+}
+
 }  // namespace
 
 template <class T>
@@ -45,8 +58,10 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   const auto& finest = context.decomposition;
   m_plan = plan_multigrid(finest.grid(), finest.dims(), std::max(1, multigrid_levels(finest.grid(), m_options.coarse_points)));
   const bool jacobi = m_options.smoother == "jacobi";
-  if (context.transport == halo::Transport::nccl && finest.size() > 1)
+  if (context.transport == halo::Transport::nccl && finest.size() > 1) {
     m_nccl = std::make_shared<const halo::NcclComm>(finest.comm());
+    m_nccl->connect(halo_neighbours(finest));  // every distributed level exchanges with these
+  }
 
   const auto level = [&](int l, const mesh::Decomposition<3>& d) {
     return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, jacobi, context.space, context.transport, context.stream,

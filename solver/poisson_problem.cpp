@@ -7,6 +7,7 @@
 #include "mesh/check.hpp"
 #include "solver/dirichlet_boundary.hpp"
 #include "solver/expression.hpp"
+#include "solver/expression_on_box.hpp"
 
 namespace gridflow::solver {
 
@@ -42,17 +43,8 @@ PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decom
   mesh::Field<T, 3> f_host(decomposition.owned(), g, mesh::MemorySpace::host, "f_host");
   const Expression rhs("poisson.rhs", config.rhs, {"x", "y", "z"});
   // Ghosts too: deep-halo sweeps recompute the neighbours' edge points and need f there.
-  const auto o = f_host.ghosted().intersect(grid.points());
-  const auto nx = static_cast<std::size_t>(o.extent(0));
-  std::vector<double> x(nx), y(nx), z(nx), value(nx);
-  for (std::size_t i = 0; i < nx; ++i) x[i] = grid.coordinate(0, o.lo[0] + static_cast<mesh::Index>(i));
-  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
-    for (auto j = o.lo[1]; j <= o.hi[1]; ++j) {
-      std::fill(y.begin(), y.end(), grid.coordinate(1, j));
-      std::fill(z.begin(), z.end(), grid.coordinate(2, k));
-      rhs.eval_bulk(static_cast<int>(nx), {x.data(), y.data(), z.data()}, value.data());
-      for (std::size_t i = 0; i < nx; ++i) f_host(o.lo[0] + static_cast<mesh::Index>(i), j, k) = static_cast<T>(value[i]);
-    }
+  evaluate_on_box(rhs, grid, f_host.ghosted().intersect(grid.points()),
+                  [&](mesh::Index i, mesh::Index j, mesh::Index k, double v) { f_host(i, j, k) = static_cast<T>(v); });
   m_f->copy_from(f_host);
 
   DirichletBoundary<T, 3> boundary(grid, face_expressions(config), space, stream);

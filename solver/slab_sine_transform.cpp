@@ -20,7 +20,8 @@ std::vector<mesh::Box<3>> slabs(const mesh::Box<3>& whole, int axis, int ranks) 
 }  // namespace
 
 template <class T>
-SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space, StreamHandle stream) {
+SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space, StreamHandle stream,
+                                        halo::Transport transport) {
   const auto interior = d.grid().interior();
   const int ranks = d.size(), me = d.rank();
   std::vector<mesh::Box<3>> owned(static_cast<std::size_t>(ranks));
@@ -39,10 +40,15 @@ SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::M
     m_dst_z = std::make_unique<kernels::fft::Dst1Plan<T>>(m_y_slab_box, 2, space, stream);
   }
   const MPI_Comm comm = d.comm();
-  m_owned_to_z = std::make_unique<BoxRedistribution<T>>(comm, owned, z_slabs, space, stream);
-  m_z_to_y = std::make_unique<BoxRedistribution<T>>(comm, z_slabs, y_slabs, space, stream);
-  m_y_to_z = std::make_unique<BoxRedistribution<T>>(comm, y_slabs, z_slabs, space, stream);
-  m_z_to_owned = std::make_unique<BoxRedistribution<T>>(comm, z_slabs, owned, space, stream);
+  if (transport == halo::Transport::nccl) m_nccl = std::make_shared<const halo::NcclComm>(comm);
+  auto redistribution = [&](const std::vector<mesh::Box<3>>& from, const std::vector<mesh::Box<3>>& to) {
+    return std::make_unique<BoxRedistribution<T>>(comm, from, to, space, stream, transport, m_nccl);
+  };
+  m_owned_to_z = redistribution(owned, z_slabs);
+  m_z_to_y = redistribution(z_slabs, y_slabs);
+  m_y_to_z = redistribution(y_slabs, z_slabs);
+  m_z_to_owned = redistribution(z_slabs, owned);
+  for (auto* r : {m_owned_to_z.get(), m_z_to_y.get(), m_y_to_z.get(), m_z_to_owned.get()}) r->warm_up();
 }
 
 template <class T>

@@ -8,7 +8,7 @@
 // the coefficients are left:
 //   forward:  owned -> z-slabs, DST x, DST y, -> y-slabs, DST z
 //   inverse:  DST z, y-slabs -> z-slabs, DST y, DST x, -> owned
-// each arrow one MPI_Alltoallv (BoxRedistribution). The coefficient at global index (i, j, k) is
+// each arrow one BoxRedistribution (MPI_Alltoallv, or NCCL sends and receives between GPUs). The coefficient at global index (i, j, k) is
 // that of sine mode (i, j, k). Unnormalised: inverse(forward(x)) = (Nx/2)(Ny/2)(Nz/2) x, N the
 // interval counts. Slabs split as the Decomposition splits points (the first take the remainder);
 // with more ranks than interior planes, the extra ranks hold no slab and only pass values on.
@@ -24,8 +24,10 @@ namespace gridflow::solver {
 template <class T>
 class SlabSineTransform {
  public:
-  /// Not collective. Plans every transform and message once; device work goes on `stream`.
-  SlabSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream);
+  /// Collective with Transport::nccl (it creates the NCCL communicator), otherwise not. Plans
+  /// every transform and message once; device work goes on `stream`.
+  SlabSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream,
+                    halo::Transport transport = halo::Transport::mpi);
 
   /// Collective. The coefficients = the transform of `values` on the owned interior points (a
   /// field containing owned_interior(); may be null when that box is empty).
@@ -40,11 +42,15 @@ class SlabSineTransform {
   const mesh::Box<3>& coefficient_box() const { return m_y_slab_box; }
   /// The coefficients on coefficient_box(); null when it is empty.
   mesh::Field<T, 3>* coefficients() { return m_y_slab.get(); }
+  /// The NCCL communicator the transposes use (null over MPI), connected to every rank they
+  /// talk to: share it rather than pay for another one (creating one takes about a second).
+  std::shared_ptr<const halo::NcclComm> nccl_comm() const { return m_nccl; }
 
  private:
   mesh::Box<3> m_owned_interior, m_z_slab_box, m_y_slab_box;
   std::unique_ptr<mesh::Field<T, 3>> m_z_slab, m_y_slab;
   std::unique_ptr<kernels::fft::Dst1Plan<T>> m_dst_x, m_dst_y, m_dst_z;
+  std::shared_ptr<const halo::NcclComm> m_nccl;
   std::unique_ptr<BoxRedistribution<T>> m_owned_to_z, m_z_to_y, m_y_to_z, m_z_to_owned;
 };
 

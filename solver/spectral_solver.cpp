@@ -12,7 +12,7 @@ namespace gridflow::solver {
 template <class T>
 SpectralSolver<T>::SpectralSolver(const PoissonContext& context)
     : m_context(context),
-      m_transform(context.decomposition, context.space, context.stream),
+      m_transform(context.decomposition, context.space, context.stream, context.transport),
       m_eigenvalues(context.decomposition.grid(), context.space) {
   const auto& grid = context.decomposition.grid();
   m_k = kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
@@ -43,7 +43,7 @@ SolveReport SpectralSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 
   // The residual needs the neighbours' new interior values in u's ghosts.
   if (d.size() > 1) {
     if (!m_halo || m_halo_ghost != u.ghost_width()) {
-      m_halo = std::make_unique<halo::HaloExchange<T, 3>>(d, u, 1, c.transport, c.stream);
+      m_halo = std::make_unique<halo::HaloExchange<T, 3>>(d, u, 1, c.transport, c.stream, m_transform.nccl_comm());
       m_halo_ghost = u.ghost_width();
     }
     m_halo->exchange(u);

@@ -1,8 +1,8 @@
 // The CUDA side of the spectral solver against its host reference: the cuFFT DST-I (fold, cuFFT,
 // warp-scan or walking unfold) against the FFTW one on every axis, in one batch and in several;
 // the eigenvalue division and the Dirichlet lift bitwise against their host oracles; and the
-// whole solver on device fields (staged through pinned buffers over MPI_COMM_WORLD) against the
-// host solver on one rank.
+// whole solver on device fields (transposes staged through pinned buffers over MPI_COMM_WORLD,
+// and over NCCL where each rank has its own GPU) against the host solver on one rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -10,6 +10,7 @@
 #include <random>
 
 #include "gpu_test_support.hpp"
+#include "halo/transport.hpp"
 #include "kernels/fft/dst1.hpp"
 #include "kernels/fft/eigen_divide.hpp"
 #include "kernels/stencil/dirichlet_lift.hpp"
@@ -129,5 +130,12 @@ TYPED_TEST(SpectralGpu, SolverOnDeviceMatchesHost) {
     EXPECT_TRUE(device.report.converged);
     EXPECT_LE(device.report.relative_residual, residual);
     EXPECT_LT(gridflow::testing::max_difference(host.u, device.u), agreement);
+    // The transposes over NCCL move the same values as over MPI: the same bits come out.
+    const auto transport = gridflow::halo::resolve_transport(gridflow::halo::TransportChoice::automatic,
+                                                             MemorySpace::device, MPI_COMM_WORLD);
+    if (transport == gridflow::halo::Transport::nccl) {
+      const auto nccl = gridflow::testing::solve_gathered<T>(c, MPI_COMM_WORLD, MemorySpace::device, transport);
+      EXPECT_EQ(gridflow::testing::max_difference(device.u, nccl.u), 0.0);
+    }
   }
 }
