@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include "gridflow/config.hpp"
@@ -12,8 +13,9 @@
 #include "mesh/check.hpp"
 #include "mesh/decomposition.hpp"
 #include "halo/transport.hpp"
+#include "solver/device_tuning.hpp"
 #include "solver/heat_solver.hpp"
-#include "solver/heat_tuning.hpp"
+#include "solver/heat_run_tuning.hpp"
 #include "solver/progress.hpp"
 #include "solver/run_setup.hpp"
 #include "solver/run_summary.hpp"
@@ -43,6 +45,10 @@ kernels::reduce::MinMax<double> global_min_max(const mesh::Field<T, 2>& u, const
   return {-out[0], out[1], out[2] == 0.0};
 }
 
+std::string describe_device(mesh::MemorySpace space) {
+  return space == mesh::MemorySpace::device ? mesh::current_gpu_description() : "cpu (Kokkos host)";
+}
+
 template <class T>
 void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2>& decomposition,
          mesh::MemorySpace space, halo::Transport transport, const std::string& summary_path) {
@@ -52,17 +58,18 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
   std::optional<mesh::Stream> stream_owner;
   if (space == mesh::MemorySpace::device) stream_owner.emplace();
   const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
-  auto wait_for_device = [&] {
-    if (stream_owner) mesh::synchronize(stream);
-  };
   const auto& grid = decomposition.grid();
-  const std::string device_name = space == mesh::MemorySpace::device ? mesh::current_gpu_description() : "cpu (Kokkos host)";
+  const bool device_tuned = device_is_tuned(config.run, space, decomposition, /*remeasure=*/false);
+  std::string device_name = describe_device(space);
 
   if (root) {
+    const std::string device_line =
+        device_tuned ? "auto: " + device_name + " or " + describe_device(mesh::MemorySpace::host) + ", measured"
+                     : device_name;
     std::printf("gridflow %s (%s): heat2d, %lld x %lld points, %s, %d rank(s) as %d x %d, device %s\n", GRIDFLOW_VERSION,
                 GRIDFLOW_GIT_HASH, static_cast<long long>(grid.n[0] + 1), static_cast<long long>(grid.n[1] + 1),
                 config.run.precision.c_str(), decomposition.size(), decomposition.dims()[0], decomposition.dims()[1],
-                device_name.c_str());
+                device_line.c_str());
     std::printf("  a = %g, dt = %.6e (stability bound %.6e), %lld steps to t = %.6e, ghost width %d%s\n", config.a, config.dt,
                 config.dt_stable, static_cast<long long>(config.steps), static_cast<double>(config.steps) * config.dt,
                 config.run.halo_width,
@@ -72,52 +79,63 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
 
   const std::vector<int> widths = heat_exchange_widths(config.run, decomposition);
   const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
-  HeatSolver<T> solver(config, decomposition, space, stream, transport, {}, ghost_capacity);
+  auto started = std::make_unique<HeatSolver<T>>(config, decomposition, space, stream, transport,
+                                                 kernels::stencil::HeatCudaParams{}, ghost_capacity);
 
-  io::Attributes run_info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
-                          {"problem", std::string("heat2d")},
-                          {"device", device_name},
-                          {"decomposition", std::vector<std::int64_t>{decomposition.dims()[0], decomposition.dims()[1]}}};
-  io::OutputSeries<2> output(decomposition, config.run.output_dir, config.run.output_name, run_info, deck.used_attributes());
-  std::optional<mesh::Field<T, 2>> host_copy;
-  if (space == mesh::MemorySpace::device && config.run.output_enabled) host_copy.emplace(decomposition.owned(), ghost_capacity, mesh::MemorySpace::host, "u_host");
+  std::optional<io::OutputSeries<2>> output;
+  auto open_output = [&] {
+    io::Attributes run_info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
+                            {"problem", std::string("heat2d")},
+                            {"device", device_name},
+                            {"decomposition", std::vector<std::int64_t>{decomposition.dims()[0], decomposition.dims()[1]}}};
+    output.emplace(decomposition, config.run.output_dir, config.run.output_name, run_info, deck.used_attributes());
+  };
+  const std::int64_t every = config.run.output_every;
+  // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
+  // /Info names, the file waits for the choice and step 0 waits in host_copy (a small grid).
+  const bool step0_waits = device_tuned && every > 0 && config.run.output_enabled;
+  std::optional<mesh::Field<T, 2>> host_copy;  // device fields are written through it
+  if ((space == mesh::MemorySpace::device && config.run.output_enabled) || step0_waits)
+    host_copy.emplace(decomposition.owned(), ghost_capacity, mesh::MemorySpace::host, "u_host");
   PhaseTimer output_timer(mesh::MemorySpace::host, nullptr), progress_timer(mesh::MemorySpace::host, nullptr);
   std::int64_t last_written = -1;
-  auto write = [&] {
+  auto write = [&](const mesh::Field<T, 2>& u, std::int64_t step) {
     if (!config.run.output_enabled) return;
     PhaseScope t(output_timer);
-    const mesh::Field<T, 2>* u = &solver.solution();
-    if (host_copy) {
-      wait_for_device();
-      host_copy->copy_from(*u);
-      u = &*host_copy;
+    const mesh::Field<T, 2>* host = &u;
+    if (u.space() == mesh::MemorySpace::device) {
+      host_copy->copy_from(u);  // waits for the steps queued on the device
+      host = &*host_copy;
     }
-    output.write<T>({solver.step(), solver.time(), config.dt, MPI_Wtime() - wall_start}, {{"u", u}});
-    last_written = solver.step();
+    output->write<T>({step, static_cast<double>(step) * config.dt, config.dt, MPI_Wtime() - wall_start}, {{"u", host}});
+    last_written = step;
   };
 
   const std::int64_t steps = config.steps;
-  const std::int64_t every = config.run.output_every;
   const std::int64_t report_every = config.run.progress_every > 0 ? config.run.progress_every : std::max<std::int64_t>(1, steps / 10);
   const std::int64_t warmup = steps >= 20 ? std::min<std::int64_t>(10, steps / 10) : 0;
   const double cells_per_step = static_cast<double>(grid.interior().size());
   double stepping_seconds = 0;  // wall time of steps after warm-up, output and reports excluded
 
-  if (every > 0) write();
-  {
-    // The tuning's runs are the run's first steps; they stop short of the first output.
-    const std::int64_t tuning_steps = every > 0 ? std::min(every, steps) : steps;
-    const auto tuning = tune_heat(solver, config, decomposition, space, stream, widths, tuning_steps);
-    wait_for_device();
-    if (root && config.run.tuning.mode != TuningMode::off) {
-      std::printf("%s", tuning.text().c_str());
-      if (tuning.steps_taken > 0)
-        std::printf("  tuning took %lld of the %lld steps\n", static_cast<long long>(tuning.steps_taken),
-                    static_cast<long long>(steps));
-      std::fflush(stdout);
-    }
-    output.add_run_attributes(to_io_attributes(tuning.attributes()));
+  if (step0_waits) host_copy->copy_from(started->solution());
+  if (!device_tuned) open_output();
+  if (every > 0 && !step0_waits) write(started->solution(), 0);
+  // The tuning's runs are the run's first steps; they stop short of the first output.
+  auto tuned = tune_heat_run(std::move(started), config, decomposition, widths, every > 0 ? std::min(every, steps) : steps);
+  HeatSolver<T>& solver = *tuned.solver;
+  solver.wait();
+  device_name = describe_device(solver.space());
+  if (root && config.run.tuning.mode != TuningMode::off) {
+    std::printf("%s", tuned.text().c_str());
+    if (tuned.device) std::printf("  device: %s\n", device_name.c_str());
+    if (tuned.steps_taken() > 0)
+      std::printf("  tuning took %lld of the %lld steps\n", static_cast<long long>(tuned.steps_taken()),
+                  static_cast<long long>(steps));
+    std::fflush(stdout);
   }
+  if (!output) open_output();
+  output->add_run_attributes(to_io_attributes(tuned.attributes()));
+  if (step0_waits) write(*host_copy, 0);
   // Steps before this one are excluded from the throughput: warm-up, and tuning (timed apart).
   const std::int64_t first_timed = std::max(warmup, solver.step());
   while (solver.step() < steps) {
@@ -128,14 +146,14 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
     const bool timed = solver.step() >= first_timed;
     const double t0 = MPI_Wtime();
     solver.advance(next - solver.step());
-    wait_for_device();
+    solver.wait();
     GRIDFLOW_MPI_CHECK(MPI_Barrier(comm));
     if (timed) stepping_seconds += MPI_Wtime() - t0;
 
     const double rate = stepping_seconds > 0 ? cells_per_step * static_cast<double>(solver.step() - first_timed) / stepping_seconds : 0;
     if (solver.step() % report_every == 0 || solver.step() == steps) {
       PhaseScope t(progress_timer);
-      const auto mm = global_min_max(solver.solution(), decomposition.owned(), stream, comm);
+      const auto mm = global_min_max(solver.solution(), decomposition.owned(), solver.stream(), comm);
       if (!mm.finite)
         throw Error(fmt::format("the solution is no longer finite at step {} (t = {:.6e}); with dt = {:.6e} inside the "
                                 "stability bound this points at the initial or boundary expressions",
@@ -146,11 +164,11 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
         std::fflush(stdout);
       }
     }
-    if (every > 0 && solver.step() % every == 0) write();
+    if (every > 0 && solver.step() % every == 0) write(solver.solution(), solver.step());
   }
-  if (last_written != solver.step()) write();
+  if (last_written != solver.step()) write(solver.solution(), solver.step());
 
-  const auto times = solver.times();
+  const auto times = solver.times();  // steps a device choice took on the other device are not in them
   const double total = max_over_ranks(MPI_Wtime() - wall_start, comm);
   std::vector<std::pair<std::string, double>> phases{{"stencil interior", times.interior},
                                                      {"stencil edge strips", times.edge},
@@ -165,14 +183,14 @@ void run(const HeatConfig& config, const Deck& deck, const mesh::Decomposition<2
                 static_cast<long long>(steps), solver.time(), total, rate * 1e-9, rate * 1e-9 / decomposition.size(),
                 static_cast<long long>(first_timed));
     std::printf("%s", format_timer_table(phases, total).c_str());
-    if (config.run.output_enabled) std::printf("output: %s\n", output.xdmf_path().c_str());
+    if (config.run.output_enabled) std::printf("output: %s\n", output->xdmf_path().c_str());
     std::fflush(stdout);
     if (!summary_path.empty()) {
       RunSummary s;
       s.problem = "heat2d";
       s.precision = config.run.precision;
       s.device = device_name;
-      s.transport = decomposition.size() > 1 ? halo::to_string(transport) : "none";
+      s.transport = decomposition.size() > 1 ? halo::to_string(solver.transport()) : "none";
       s.ranks = decomposition.size();
       s.decomposition = {decomposition.dims()[0], decomposition.dims()[1]};
       s.grid_points = {grid.n[0] + 1, grid.n[1] + 1};

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
-#include "autotune/tuning_cache.hpp"
 #include "halo/transport.hpp"
 #include "mesh/decomposition.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
-#include "solver/heat_tuning.hpp"
+#include "solver/heat_run_tuning.hpp"
 #include "solver/run_setup.hpp"
 
 namespace gridflow::solver {
@@ -24,14 +24,12 @@ void tune(const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
   const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
   const std::vector<int> widths = heat_exchange_widths(config.run, decomposition);
   const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
-  HeatSolver<T> solver(config, decomposition, space, stream, transport, {}, ghost_capacity);
-  const auto result = tune_heat(solver, config, decomposition, space, stream, widths, std::nullopt, /*remeasure=*/true);
+  auto solver = std::make_unique<HeatSolver<T>>(config, decomposition, space, stream, transport,
+                                                kernels::stencil::HeatCudaParams{}, ghost_capacity);
+  const auto result = tune_heat_run(std::move(solver), config, decomposition, widths, std::nullopt, /*remeasure=*/true);
   if (decomposition.rank() != 0) return;
-  std::printf("%s", result.text().c_str());
-  if (result.outcome.report) {
-    const auto path = config.run.tuning.cache.empty() ? autotune::default_cache_path().string() : config.run.tuning.cache;
-    std::printf("  stored in %s\n", path.c_str());
-  }
+  if (result.device) std::printf("%s", offline_tuning_text(result.device->choice, config.run.tuning).c_str());
+  std::printf("%s", offline_tuning_text(result.kernel, config.run.tuning).c_str());
   std::fflush(stdout);
 }
 

@@ -156,6 +156,25 @@ void HeatSolver<T>::advance(std::int64_t count) {
 }
 
 template <class T>
+void HeatSolver<T>::wait() const {
+  if (m_space == mesh::MemorySpace::device) mesh::synchronize(m_stream);
+}
+
+// Both buffers whole, so that the hand-over does not depend on which points of the buffer the next
+// step writes are still read (boundary points that time-independent boundary values set once).
+// A copy involving the device waits for the work queued there.
+template <class T>
+void HeatSolver<T>::continue_from(const HeatSolver& other) {
+  if (&other == this) return;
+  if (other.ghost_capacity() != ghost_capacity())
+    throw Error("heat solver: cannot continue from a solver with " + std::to_string(other.ghost_capacity()) +
+                " ghost layers on one with " + std::to_string(ghost_capacity()));
+  m_u->copy_from(*other.m_u);
+  m_v->copy_from(*other.m_v);
+  m_step = other.m_step;
+}
+
+template <class T>
 HeatTimes HeatSolver<T>::times() {
   return {m_interior.seconds(), m_edge.seconds(), m_boundary_timer.seconds(), m_exchange.seconds()};
 }

@@ -56,6 +56,14 @@ class HeatSolver {
 
   /// Takes `count` steps (blocks for host fields; queued on the stream for device fields).
   void advance(std::int64_t count);
+  /// Blocks until the steps queued so far have finished; returns at once for host fields.
+  void wait() const;
+
+  /// Continues the run where `other` stands: its step, and both of its buffers, ghosts included,
+  /// copied from whichever memory space they are in, so the next advance() computes the same bits
+  /// `other`'s would. `other` must be a solver of the same run (configuration, decomposition and
+  /// ghost capacity); throws Error for another ghost capacity. Blocks until the copy is done.
+  void continue_from(const HeatSolver& other);
 
   /// Applies to the steps that follow. Collective over the decomposition's communicator the first
   /// time a width is used (its exchange is set up then). Throws Error for a width outside
@@ -64,6 +72,9 @@ class HeatSolver {
   const HeatTunables& tunables() const { return m_tunables; }
   int ghost_capacity() const { return m_u->ghost_width(); }
 
+  mesh::MemorySpace space() const { return m_space; }
+  StreamHandle stream() const { return m_stream; }
+  halo::Transport transport() const { return m_transport; }
   std::int64_t step() const { return m_step; }
   double time() const { return static_cast<double>(m_step) * m_config.dt; }
   const mesh::Field<T, 2>& solution() const { return *m_u; }

@@ -2,13 +2,7 @@
 // On-line tuning of the heat solver: the measurements are real steps of the run. Each candidate
 // (CUDA launch shape on device fields; exchange width on several ranks unless halo.width is set)
 // advances the solution by a whole number of steps, exactly as an untuned run would, and the
-// winner takes the rest of the run.
-//
-// Why no candidate is checked against an oracle: every launch shape evaluates each point with the
-// same point function (heat_point) from the same inputs, and the exchange width only changes
-// which rank computes an overlap point, never its inputs; FMA contraction is off in both builds
-// (-ffp-contract=off, --fmad=false), so every candidate produces the same bits. The tests
-// compare tuned and untuned runs bitwise to hold this.
+// winner takes the rest of the run. online_tuning.hpp says why every candidate gives the same bits.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,9 +10,9 @@
 
 #include "autotune/search_space.hpp"
 #include "mesh/decomposition.hpp"
-#include "solver/collective_tuning.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
+#include "solver/online_tuning.hpp"
 
 namespace gridflow::solver {
 
@@ -34,14 +28,7 @@ autotune::SearchSpace heat_space(mesh::MemorySpace space, const std::vector<int>
 /// "heat2d:cuda", "heat2d:host", with ":ghost_width/<dims>" when the exchange width is tuned.
 std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition);
 
-struct HeatTuningResult {
-  std::string kernel;
-  TuningOutcome outcome;
-  std::int64_t steps_taken = 0;  ///< steps the tuning advanced the solution by
-
-  std::string text() const { return outcome.text(kernel); }
-  autotune::ReportAttributes attributes() const { return outcome.attributes(kernel); }
-};
+using HeatTuningResult = OnlineTuningResult;
 
 /// Tunes `solver` (fields allocated with max(widths) ghost layers) for the rest of the run and
 /// leaves it set to the choice. Takes at most `max_steps` steps (nullopt: as many as the search

@@ -1,27 +1,39 @@
 #pragma once
-// JacobiSolver<T>: the reference method. With ghost width g it takes g sweeps per exchange
-// (recomputing the overlap), like the heat solver, so results do not depend on the rank count or
-// g. The residual norm is fused into the sweep every `check_every` sweeps (the sweep that ends a
-// halo cycle, whose input is valid one point beyond the owned box).
-#include <memory>
+// JacobiSolver<T>: the reference method, as a PoissonSolver. The sweeping is JacobiIteration's;
+// with on-line tuning, the first sweeps of each solve measure launch shapes and exchange widths
+// (jacobi_tuning.hpp) and the winner takes the rest, with the iterates, residual history and
+// iteration count of an untuned solve.
+#include <functional>
+#include <optional>
+#include <vector>
 
-#include "halo/halo_exchange.hpp"
-#include "kernels/stencil/jacobi.hpp"
+#include "solver/jacobi_iteration.hpp"
+#include "solver/jacobi_tuning.hpp"
 #include "solver/poisson_solver.hpp"
 
 namespace gridflow::solver {
 
+struct JacobiOnlineTuning {
+  std::vector<int> widths;  ///< exchange widths to try (jacobi_exchange_widths); see with_jacobi_ghosts
+  std::function<void(const OnlineTuningResult&)> on_tuned;  ///< told on every rank when the tuning phase ends
+};
+
 template <class T>
 class JacobiSolver : public PoissonSolver<T> {
  public:
-  explicit JacobiSolver(const PoissonContext& context, const kernels::stencil::JacobiCudaParams& cuda = {});
+  /// Without `tuning`: the default launch shape and halo.width sweeps per exchange. With it: each
+  /// solve tunes during at most its first jacobi_tuning_sweeps() sweeps, or takes the cache's choice.
+  explicit JacobiSolver(const PoissonContext& context, std::optional<JacobiOnlineTuning> tuning = std::nullopt);
   SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
                     const std::function<void(const ResidualRecord&)>& progress) override;
   std::string name() const override { return "jacobi"; }
+  /// What the last solve swept with after its tuning.
+  const JacobiTunables& tunables() const { return m_tunables; }
 
  private:
   PoissonContext m_context;
-  kernels::stencil::JacobiCudaParams m_cuda;
+  std::optional<JacobiOnlineTuning> m_tuning;
+  JacobiTunables m_tunables;
 };
 
 extern template class JacobiSolver<float>;

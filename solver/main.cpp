@@ -20,6 +20,7 @@
 #include "solver/heat2d_run.hpp"
 #include "solver/heat2d_tune.hpp"
 #include "solver/poisson3d_run.hpp"
+#include "solver/poisson3d_tune.hpp"
 #include "solver/run_setup.hpp"
 
 namespace {
@@ -50,13 +51,8 @@ int tune_deck(const std::string& deck_path, const std::vector<std::string>& over
   using namespace gridflow;
   solver::Deck deck = read_deck(deck_path, overrides);
   const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
-  if (problem == "heat2d") {
-    solver::tune_heat2d(deck, MPI_COMM_WORLD);
-  } else {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) std::printf("gridflow tune: nothing to tune for poisson3d yet (only heat2d decks are tuned)\n");
-  }
+  if (problem == "heat2d") solver::tune_heat2d(deck, MPI_COMM_WORLD);
+  else solver::tune_poisson3d(deck, MPI_COMM_WORLD);
   return 0;
 }
 

@@ -4,15 +4,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
+#include <variant>
+#include <vector>
 
 #include "gridflow/config.hpp"
 #include "halo/transport.hpp"
 #include "io/output_series.hpp"
 #include "mesh/check.hpp"
 #include "solver/expression.hpp"
+#include "solver/jacobi_solver.hpp"
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"
+#include "solver/expression_on_box.hpp"
 #include "solver/run_setup.hpp"
 #include "solver/run_summary.hpp"
 
@@ -23,14 +28,10 @@ namespace {
 /// Max over the owned points of |u - exact|, over all ranks.
 template <class T>
 double max_error(const mesh::Field<T, 3>& u_host, const Expression& exact, const mesh::Decomposition<3>& d) {
-  const auto& g = d.grid();
-  const auto& o = d.owned();
   double err = 0;
-  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
-    for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
-      for (auto i = o.lo[0]; i <= o.hi[0]; ++i)
-        err = std::max(err, std::abs(static_cast<double>(u_host(i, j, k)) -
-                                     exact.eval(g.coordinate(0, i), g.coordinate(1, j), g.coordinate(2, k))));
+  evaluate_on_box(exact, d.grid(), d.owned(), [&](mesh::Index i, mesh::Index j, mesh::Index k, double v) {
+    err = std::max(err, std::abs(static_cast<double>(u_host(i, j, k)) - v));
+  });
   double global = 0;
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(&err, &global, 1, MPI_DOUBLE, MPI_MAX, d.comm()));
   return global;
@@ -54,9 +55,23 @@ void run(const PoissonConfig& config, const Deck& deck, const mesh::Decompositio
     std::fflush(stdout);
   }
 
-  PoissonProblem<T> problem(config, d, space, stream);
+  // Jacobi's exchange widths under test need their ghost layers from the start.
+  const std::vector<int> widths = config.solver == "jacobi" ? jacobi_exchange_widths(config, d) : std::vector<int>{};
+  PoissonProblem<T> problem(with_jacobi_ghosts(config, widths), d, space, stream);
   const PoissonContext context{config, d, space, stream, transport};
-  auto solver = make_poisson_solver<T>(context);
+  std::optional<OnlineTuningResult> tuning;
+  const auto on_tuned = [&](const OnlineTuningResult& result) {
+    tuning = result;
+    if (root && config.run.tuning.mode != TuningMode::off) {
+      std::printf("%s", result.text().c_str());
+      if (result.steps_taken > 0)
+        std::printf("  tuning took the first %lld sweeps of the solve\n", static_cast<long long>(result.steps_taken));
+      std::fflush(stdout);
+    }
+  };
+  std::unique_ptr<PoissonSolver<T>> solver;
+  if (config.solver == "jacobi") solver = std::make_unique<JacobiSolver<T>>(context, JacobiOnlineTuning{widths, on_tuned});
+  else solver = make_poisson_solver<T>(context);
   const double b_norm = problem.b_norm();
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   SolveReport report;
@@ -72,7 +87,7 @@ void run(const PoissonConfig& config, const Deck& deck, const mesh::Decompositio
     });
   }
 
-  mesh::Field<T, 3> u_host(d.owned(), config.run.halo_width, mesh::MemorySpace::host, "u_host");
+  mesh::Field<T, 3> u_host(d.owned(), problem.u().ghost_width(), mesh::MemorySpace::host, "u_host");
   u_host.copy_from(problem.u());
   std::optional<double> error;
   if (!config.exact.empty()) error = max_error(u_host, Expression("poisson.exact", config.exact, {"x", "y", "z"}), d);
@@ -102,6 +117,9 @@ void run(const PoissonConfig& config, const Deck& deck, const mesh::Decompositio
                         {"residual_history_relative_residual", res},
                         {"residual_history_seconds", sec}};
     if (error) info.emplace_back("max_error", *error);
+    if (tuning)
+      for (const auto& [name, value] : tuning->attributes())
+        std::visit([&, &n = name](const auto& v) { info.emplace_back(n, v); }, value);
     io::OutputSeries<3> output(d, config.run.output_dir, config.run.output_name, info, deck.used_attributes());
     output.write<T>({report.iterations, 0.0, 0.0, MPI_Wtime() - wall_start}, {{"u", &u_host}});
     if (root) {
@@ -123,7 +141,8 @@ void run(const PoissonConfig& config, const Deck& deck, const mesh::Decompositio
     s.ranks = d.size();
     s.decomposition = {d.dims()[0], d.dims()[1], d.dims()[2]};
     s.grid_points = {grid.n[0] + 1, grid.n[1] + 1, grid.n[2] + 1};
-    s.halo_width = config.run.halo_width;
+    s.halo_width = tuning && tuning->outcome.chosen.has("ghost_width") ? tuning->outcome.chosen.at("ghost_width")
+                                                                        : config.run.halo_width;
     s.steps = report.iterations;
     s.wall_seconds = MPI_Wtime() - wall_start;
     s.stepping_seconds = report.seconds;

@@ -1,5 +1,6 @@
 // gridflow tune through the real executable on CPU decks: it exits 0, says what it did, and
-// writes the cache file it is pointed at (or says there is nothing to tune).
+// writes the cache file it is pointed at (or says there is nothing to tune). A Jacobi run tunes
+// on-line, reports it, and stores the report in its output file's /Info.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -87,8 +88,68 @@ TEST_F(TuneCli, BadTuningKeysAreInputErrors) {
   EXPECT_NE(missing.status, 0) << missing.output;
 }
 
-TEST_F(TuneCli, PoissonDecksSayThereIsNothingToTune) {
+TEST_F(TuneCli, PoissonSolversOtherThanJacobiSayThereIsNothingToTune) {
   const auto o = run("tune inputs/poisson3d_small.toml tuning.cache=" + cache().string(), 1);
   EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("nothing to tune for solver = \"multigrid\""), std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(cache()));
+}
+
+class JacobiTuneCli : public TuneCli {
+ protected:
+  void SetUp() override {
+    TuneCli::SetUp();
+    std::ofstream(m_dir / "jacobi.toml") << "problem = 'poisson3d'\nsolver = 'jacobi'\n[grid]\nn = [40, 36, 32]\n"
+                                             "[poisson]\nrhs = '1 + x*y'\ntolerance = 1e-6\n[output]\ndir = '"
+                                          << (m_dir / "out").string() << "'\n";
+  }
+  std::string deck(const std::string& extra) const {
+    return (m_dir / "jacobi.toml").string() + " tuning.cache=" + cache().string() + " " + extra;
+  }
+  /// h5dump's view of one /Info attribute of the run's solution file ("" when there is none).
+  std::string info_attribute(const std::string& name) const {
+    for (const auto& entry : fs::directory_iterator(m_dir / "out"))
+      if (entry.path().extension() == ".h5") return run_shell("h5dump -a /Info/" + name + " " + entry.path().string());
+    return "";
+  }
+  static std::string run_shell(const std::string& command) {
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    std::string output;
+    char buffer[4096];
+    while (pipe && fgets(buffer, sizeof buffer, pipe)) output += buffer;
+    if (pipe) pclose(pipe);
+    return output;
+  }
+};
+
+TEST_F(JacobiTuneCli, SeveralCpuRanksTuneTheExchangeWidthOnlineOfflineAndFromTheCache) {
+  // A run measures during its first sweeps, says so, and keeps the report in /Info.
+  const auto online = run(deck(""), 2);
+  ASSERT_EQ(online.status, 0) << online.output;
+  EXPECT_NE(online.output.find("autotune jacobi3d:host:ghost_width/"), std::string::npos) << online.output;
+  EXPECT_NE(online.output.find("tuning took the first"), std::string::npos) << online.output;
+  EXPECT_NE(online.output.find("converged: jacobi"), std::string::npos) << online.output;
+  EXPECT_NE(info_attribute("autotune.kernel").find("jacobi3d:host:ghost_width/"), std::string::npos)
+      << info_attribute("autotune.kernel");
+  EXPECT_NE(info_attribute("autotune.chosen.ghost_width").find("(0): "), std::string::npos);
+
+  // gridflow tune measures again and stores; a cached run then takes the entry without measuring.
+  fs::remove_all(m_dir / "out");
+  const auto tuned = run("tune " + deck(""), 2);
+  ASSERT_EQ(tuned.status, 0) << tuned.output;
+  EXPECT_NE(tuned.output.find("ghost_width="), std::string::npos) << tuned.output;
+  EXPECT_NE(tuned.output.find("stored in"), std::string::npos) << tuned.output;
+  EXPECT_NE(read_file(cache()).find("jacobi3d:host:ghost_width/"), std::string::npos);
+  EXPECT_FALSE(fs::exists(m_dir / "out")) << "tuning writes no output";
+  const auto cached = run(deck("tuning.mode=cached"), 2);
+  ASSERT_EQ(cached.status, 0) << cached.output;
+  EXPECT_NE(cached.output.find("from the tuning cache"), std::string::npos) << cached.output;
+  EXPECT_EQ(cached.output.find("tuning took"), std::string::npos) << cached.output;
+}
+
+TEST_F(JacobiTuneCli, OneCpuRankHasNothingToTuneAndSaysSo) {
+  const auto o = run("tune " + deck(""), 1);
+  EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_NE(o.output.find("nothing to tune"), std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(cache()));
 }

@@ -1,0 +1,97 @@
+#include "solver/jacobi_iteration.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "mesh/check.hpp"
+#include "solver/poisson_problem.hpp"
+
+namespace gridflow::solver {
+
+template <class T>
+JacobiIteration<T>::JacobiIteration(const PoissonContext& context, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f,
+                                    double b_norm, std::function<void(const ResidualRecord&)> progress,
+                                    const JacobiTunables& tunables)
+    : m_context(context),
+      m_u_in(u),
+      m_f(f),
+      m_b_norm(b_norm),
+      m_progress(std::move(progress)),
+      m_other(u.owned(), u.ghost_width(), u.space(), "u_next"),
+      m_u(&u),
+      m_v(&m_other),
+      m_halos(context.decomposition, context.transport, context.stream),
+      m_start(MPI_Wtime()) {
+  const auto& grid = context.decomposition.grid();
+  m_k = kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
+  m_other.copy_from(u);  // the boundary values, which sweeps never write
+  set_tunables(tunables);
+}
+
+template <class T>
+void JacobiIteration<T>::set_tunables(const JacobiTunables& tunables) {
+  if (tunables.exchange_width < 1 || tunables.exchange_width > m_u_in.ghost_width())
+    throw Error("Jacobi solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
+                std::to_string(m_u_in.ghost_width()) + ", the ghost width the fields were allocated with");
+  if (!tunables.cuda.valid()) throw Error("Jacobi solver: invalid CUDA parameters");
+  m_tunables = tunables;
+}
+
+template <class T>
+std::int64_t JacobiIteration<T>::advance(std::int64_t count) {
+  const auto& c = m_context;
+  const auto& d = c.decomposition;
+  const auto& grid = d.grid();
+  const bool several = d.size() > 1;
+  const auto owned_interior = d.owned().intersect(grid.interior());
+  const std::int64_t max = c.config.max_iterations, every = c.config.check_every;
+  const std::int64_t first = m_done, end = m_done + std::min(count, std::max<std::int64_t>(0, max - m_done));
+  while (m_done < end && !m_report.converged) {
+    // A cycle ends on the next check, so the checking sweep is a reach-0 sweep.
+    const std::int64_t next_check = (m_done / every + 1) * every;
+    const std::int64_t cycle = std::min<std::int64_t>({m_tunables.exchange_width, end - m_done, next_check - m_done});
+    m_halos.exchange(*m_u, m_tunables.exchange_width);
+    for (std::int64_t q = 0; q < cycle; ++q) {
+      const std::int64_t reach = several ? cycle - 1 - q : 0;
+      const auto update = d.owned().grow(reach).intersect(grid.interior());
+      if (m_done + 1 == next_check || m_done + 1 == max) {
+        // The residual of the sweep's input, u after m_done sweeps.
+        const double sum = kernels::stencil::jacobi_sweep_with_residual(*m_u, *m_v, m_f, update, owned_interior, m_k,
+                                                                        m_tunables.cuda, c.stream);
+        const double r = global_norm(sum, d.comm()) / m_b_norm;
+        const ResidualRecord record{m_done, r, MPI_Wtime() - m_start};
+        m_report.history.push_back(record);
+        if (m_progress) m_progress(record);
+        m_report.relative_residual = r;
+        if (r <= c.config.tolerance) m_report.converged = true;
+      } else {
+        kernels::stencil::jacobi_sweep(*m_u, *m_v, m_f, update, m_k, m_tunables.cuda, c.stream);
+      }
+      std::swap(m_u, m_v);
+      ++m_done;
+    }
+  }
+  return m_done - first;
+}
+
+template <class T>
+SolveReport JacobiIteration<T>::finish() {
+  const auto& d = m_context.decomposition;
+  if (m_u != &m_u_in) m_u_in.copy_from(*m_u);  // both are on the same device: a device-to-device copy
+  // The residual of what is returned, exactly.
+  m_halos.exchange(m_u_in, m_tunables.exchange_width);
+  const auto owned_interior = d.owned().intersect(d.grid().interior());
+  const double sum = kernels::stencil::residual_norm_squared(m_u_in, m_f, owned_interior, m_k, m_context.stream);
+  m_report.relative_residual = global_norm(sum, d.comm()) / m_b_norm;
+  m_report.converged = m_report.relative_residual <= m_context.config.tolerance;
+  m_report.iterations = m_done;
+  m_report.seconds = MPI_Wtime() - m_start;
+  return m_report;
+}
+
+template class JacobiIteration<float>;
+template class JacobiIteration<double>;
+
+}  // namespace gridflow::solver

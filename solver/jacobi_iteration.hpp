@@ -1,0 +1,77 @@
+#pragma once
+// JacobiIteration<T>: one Jacobi solve in progress, advanced by whole sweeps. With exchange width
+// g it takes up to g sweeps per exchange (recomputing the overlap with the neighbours), like the
+// heat solver, so the iterates do not depend on the rank count or g. The residual norm is fused
+// into the sweeps numbered check_every, 2 check_every, ... and max_iterations (the sweep that
+// ends a halo cycle, whose input is valid one point beyond the owned box).
+//
+// The checks fall on the same sweeps however the solve is cut into advance() calls and whatever
+// the tunables: a cycle always ends at the next check. So a solve that changes its tunables
+// between sweeps (on-line tuning) has the iterates, the residual history and the iteration count
+// of one that never does; only the residual's summation order may change with the CUDA launch
+// shape (see JacobiTunables).
+#include <cstdint>
+#include <functional>
+
+#include "kernels/stencil/jacobi.hpp"
+#include "solver/halo_exchange_set.hpp"
+#include "solver/poisson_solver.hpp"
+
+namespace gridflow::solver {
+
+/// What may change between two sweeps without changing the iterates: every launch shape computes
+/// each point with jacobi_point, and every width recomputes the same overlap values. The fused
+/// residual is summed per CUDA block, so on device fields its last bits follow the launch shape
+/// (and the order the blocks finish in); on host fields it does not depend on either.
+struct JacobiTunables {
+  kernels::stencil::JacobiCudaParams cuda;  ///< launch shape of the CUDA sweeps (device fields)
+  int exchange_width = 1;                   ///< ghost layers exchanged = sweeps per exchange at most
+};
+
+template <class T>
+class JacobiIteration {
+ public:
+  /// Starts from u (boundary points set, interior the initial guess); f as for PoissonSolver.
+  /// Both fields must outlive the iteration and have at least as many ghost layers as any
+  /// exchange width used. `progress` (may be empty) hears of every check.
+  JacobiIteration(const PoissonContext& context, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                  std::function<void(const ResidualRecord&)> progress, const JacobiTunables& tunables);
+
+  /// Takes `count` sweeps, fewer when the solve ends first (converged at a check, or
+  /// max_iterations reached); returns the sweeps taken. Collective. Host fields: blocks. Device
+  /// fields: queued on the stream, except that each check waits for its residual.
+  std::int64_t advance(std::int64_t count);
+  bool finished() const { return m_report.converged || m_done >= m_context.config.max_iterations; }
+  /// Sweeps taken so far (a step of the solve is a sweep).
+  std::int64_t step() const { return m_done; }
+
+  /// Applies to the sweeps that follow. Throws Error for a width outside 1..ghost width of the
+  /// fields or invalid CUDA parameters. A width's exchange is set up (collectively) on first use.
+  void set_tunables(const JacobiTunables& tunables);
+  const JacobiTunables& tunables() const { return m_tunables; }
+
+  /// Leaves the last iterate in u and reports, with the residual of exactly that u (collective).
+  /// Call once, after the last advance().
+  SolveReport finish();
+
+ private:
+  PoissonContext m_context;
+  mesh::Field<T, 3>& m_u_in;
+  const mesh::Field<T, 3>& m_f;
+  double m_b_norm;
+  std::function<void(const ResidualRecord&)> m_progress;
+  JacobiTunables m_tunables;
+  kernels::stencil::PoissonCoefficients<T> m_k;
+  mesh::Field<T, 3> m_other;  ///< the second iterate buffer; m_u and m_v swap between the two
+  mesh::Field<T, 3>* m_u;
+  mesh::Field<T, 3>* m_v;
+  HaloExchangeSet<T> m_halos;
+  double m_start;
+  std::int64_t m_done = 0;
+  SolveReport m_report;
+};
+
+extern template class JacobiIteration<float>;
+extern template class JacobiIteration<double>;
+
+}  // namespace gridflow::solver

@@ -1,0 +1,86 @@
+#include "solver/jacobi_tuning.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "mesh/check.hpp"
+#include "solver/exchange_widths.hpp"
+#include "solver/kernel_spaces.hpp"
+
+namespace gridflow::solver {
+
+std::vector<int> jacobi_exchange_widths(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition) {
+  return exchange_widths(config.run, decomposition, config.check_every);
+}
+
+PoissonConfig with_jacobi_ghosts(const PoissonConfig& config, const std::vector<int>& widths) {
+  PoissonConfig wider = config;
+  for (const int w : widths) wider.run.halo_width = std::max(wider.run.halo_width, w);
+  return wider;
+}
+
+autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const std::vector<int>& widths,
+                                   int default_width) {
+  autotune::SearchSpace s =
+      space == mesh::MemorySpace::device ? jacobi_cuda_space(value_bytes) : autotune::SearchSpace{};
+  add_exchange_width(s, widths, default_width);
+  return s;
+}
+
+std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width,
+                                const mesh::Decomposition<3>& decomposition) {
+  const std::string label = space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host";
+  return tunes_width ? label + exchange_width_label(decomposition) : label;
+}
+
+std::int64_t jacobi_slowest_sweeps(const PoissonConfig& config) {
+  // rho = sum_d w_d cos(pi / n_d) / sum_d w_d with w_d = 1 / h_d^2; 1 - cos(x) = 2 sin^2(x / 2)
+  // keeps 1 - rho accurate on fine grids, where it is tiny.
+  double weights = 0, gap = 0;
+  for (int d = 0; d < 3; ++d) {
+    const double w = 1 / (config.grid.spacing(d) * config.grid.spacing(d));
+    const double s = std::sin(M_PI / (2.0 * static_cast<double>(config.grid.n[d])));
+    weights += w;
+    gap += w * 2 * s * s;
+  }
+  const double one_minus_rho = gap / weights;
+  if (one_minus_rho >= 1) return 1;  // rho = 0: one sweep solves the system
+  const double sweeps = std::ceil(std::log(config.tolerance) / std::log1p(-one_minus_rho));
+  return static_cast<std::int64_t>(std::clamp(sweeps, 1.0, 1e18));
+}
+
+std::int64_t jacobi_tuning_sweeps(const PoissonConfig& config) {
+  return std::min(config.max_iterations, jacobi_slowest_sweeps(config)) / 2;
+}
+
+template <class T>
+OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonContext& context,
+                               const std::vector<int>& widths, std::optional<std::int64_t> max_sweeps, bool remeasure) {
+  const auto& config = context.config;
+  const auto& decomposition = context.decomposition;
+  const autotune::SearchSpace search_space = jacobi_space(context.space, sizeof(T), widths, config.run.halo_width);
+  const std::string kernel = jacobi_kernel_label(context.space, widths.size() >= 2, decomposition);
+  if (search_space.parameters().empty())
+    return {kernel,
+            nothing_to_tune(config.run.tuning.mode == TuningMode::off && !remeasure,
+                            "the host Jacobi kernel has no launch parameters, and the ghost width is tuned only on "
+                            "several ranks with halo.width left unset and poisson.check_every >= 2")};
+  GRIDFLOW_REQUIRE(iteration.step() % config.check_every == 0, "Jacobi tuning must start on a check boundary");
+  OnlineTuning setup;
+  setup.request = tuning_request(config.run, kernel, context.space, decomposition.owned(), remeasure);
+  setup.space = context.space;
+  setup.stream = context.stream;
+  setup.comm = decomposition.comm();
+  setup.max_steps = max_sweeps;
+  setup.probe_steps = config.check_every;
+  setup.run_multiple = config.check_every;
+  SolverSteps sweeps(iteration, jacobi_cuda_params);
+  return tune_online(sweeps, search_space, setup);
+}
+
+template OnlineTuningResult tune_jacobi<float>(JacobiIteration<float>&, const PoissonContext&, const std::vector<int>&,
+                                               std::optional<std::int64_t>, bool);
+template OnlineTuningResult tune_jacobi<double>(JacobiIteration<double>&, const PoissonContext&,
+                                                const std::vector<int>&, std::optional<std::int64_t>, bool);
+
+}  // namespace gridflow::solver

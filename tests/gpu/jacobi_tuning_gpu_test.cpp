@@ -1,0 +1,71 @@
+// On-line tuning of the CUDA Jacobi sweep's launch shape: the tuned solve has the untuned one's
+// iterates bitwise and its iteration count (every shape computes each point with jacobi_point; no
+// FMA contraction), and a cached run reuses the choice. The residual history agrees to summation
+// order only: the CUDA residual is summed per block and added with one double atomic per block,
+// so its last bits follow the launch shape and the order the blocks finish in, even untuned.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "halo/gpu_binding.hpp"
+#include "jacobi_tuning_test_support.hpp"
+
+namespace {
+
+// 97^3 points: a sweep takes microseconds, and the solve tens of thousands of sweeps, so the
+// tuning's half of the slowest-mode bound holds a local search of 8 shapes many times over.
+const std::string deck =
+    "solver = 'jacobi'\n[grid]\nn = [96, 96, 96]\n[poisson]\nmax_iterations = 100000\n"
+    "rhs = '1 + x*y - z'\n[poisson.boundary]\nx_low = 'y'\nz_high = 'x*y + 1'\n";
+
+template <class T>
+class JacobiTuningGpu : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(JacobiTuningGpu, Precisions);
+
+}  // namespace
+
+TYPED_TEST(JacobiTuningGpu, TunedLaunchShapeLeavesTheSolveUnchangedAndIsCached) {
+  GRIDFLOW_REQUIRE_GPU();
+  using T = TypeParam;
+  using gridflow::testing::poisson_config;
+  using gridflow::testing::solve_differences;
+  using gridflow::testing::solve_jacobi_tuned;
+  gridflow::halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
+  const auto device = gridflow::mesh::MemorySpace::device;
+  const gridflow::testing::ScratchCache cache("jacobi_tuning_gpu", MPI_COMM_WORLD);
+  // Float reaches about 2e-5 on this grid (its rounding floor); 1e-4 leaves room.
+  const std::string p = sizeof(T) == 4 ? "precision=float" : "precision=double";
+  const std::string tolerance = sizeof(T) == 4 ? "poisson.tolerance=1e-4" : "poisson.tolerance=1e-8";
+  const double history_rtol = 1e-12;
+
+  const auto off = solve_jacobi_tuned<T>(poisson_config(deck, {p, tolerance, "tuning.mode=off", cache.key()}),
+                                         MPI_COMM_WORLD, device);
+  ASSERT_TRUE(off.solve.report.converged) << off.solve.report.relative_residual;
+  const auto online = solve_jacobi_tuned<T>(
+      poisson_config(deck, {p, tolerance, "tuning.strategy=local", "tuning.budget=8", "tuning.repeats=1", cache.key()}),
+      MPI_COMM_WORLD, device);
+  ASSERT_TRUE(online.tuning);
+  ASSERT_TRUE(online.tuning->outcome.report) << online.tuning->text();
+  EXPECT_FALSE(online.tuning->outcome.report->from_cache);
+  EXPECT_TRUE(online.tuning->outcome.chosen.has("block_x"));
+  // On several ranks the exchange width is tuned too: "jacobi3d:cuda:ghost_width/<dims>".
+  EXPECT_EQ(online.tuning->kernel.rfind("jacobi3d:cuda", 0), 0u) << online.tuning->kernel;
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  EXPECT_EQ(online.tuning->kernel.find(":ghost_width/") != std::string::npos, ranks > 1) << online.tuning->kernel;
+  EXPECT_GT(online.tuning->steps_taken, 0);
+  EXPECT_LT(online.tuning->steps_taken, online.solve.report.iterations);
+  EXPECT_EQ(solve_differences(online.solve, off.solve, history_rtol), 0u) << p << ": " << online.tuning->text();
+
+  const auto cached = solve_jacobi_tuned<T>(poisson_config(deck, {p, tolerance, "tuning.mode=cached", cache.key()}),
+                                            MPI_COMM_WORLD, device);
+  ASSERT_TRUE(cached.tuning);
+  ASSERT_TRUE(cached.tuning->outcome.report) << cached.tuning->text();
+  EXPECT_TRUE(cached.tuning->outcome.report->from_cache);
+  EXPECT_EQ(cached.tuning->outcome.chosen, online.tuning->outcome.chosen);
+  EXPECT_EQ(cached.tuning->steps_taken, 0);
+  EXPECT_EQ(solve_differences(cached.solve, off.solve, history_rtol), 0u) << p;
+}

@@ -1,0 +1,90 @@
+#pragma once
+// A Jacobi solve with on-line tuning, in-process, set up as gridflow run sets one up: the
+// exchange widths to try, fields with ghost layers for all of them, the solver sweeping with the
+// deck's halo.width until the tuning decides; the tuning's outcome and u gathered on every rank.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "heat_tuning_test_support.hpp"
+#include "poisson_test_support.hpp"
+#include "solver/jacobi_solver.hpp"
+
+namespace gridflow::testing {
+
+/// Whether `comm` has more than one rank: only then is the ghost width of host fields tuned.
+inline bool several_ranks(MPI_Comm comm) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  return n > 1;
+}
+
+/// A tuning cache file of its own for one test, the same path on every rank of `comm`; removed
+/// (with its lock) when the test is done.
+class ScratchCache {
+ public:
+  ScratchCache(const std::string& name, MPI_Comm comm) : m_path(shared_scratch_cache(name, comm)), m_comm(comm) {}
+  ~ScratchCache() {
+    MPI_Barrier(m_comm);
+    int rank = 0;
+    MPI_Comm_rank(m_comm, &rank);
+    if (rank != 0) return;
+    std::filesystem::remove(m_path);
+    std::filesystem::remove(m_path + ".lock");
+  }
+  ScratchCache(const ScratchCache&) = delete;
+  ScratchCache& operator=(const ScratchCache&) = delete;
+  const std::string& path() const { return m_path; }
+  /// The deck override that points a run at this cache.
+  std::string key() const { return "tuning.cache=" + m_path; }
+
+ private:
+  std::string m_path;
+  MPI_Comm m_comm;
+};
+
+template <class T>
+struct TunedJacobiSolve {
+  std::optional<solver::OnlineTuningResult> tuning;  ///< nullopt when the solver never tuned
+  PoissonResult<T> solve;
+};
+
+template <class T>
+TunedJacobiSolve<T> solve_jacobi_tuned(const solver::PoissonConfig& config, MPI_Comm comm,
+                                       mesh::MemorySpace space = mesh::MemorySpace::host) {
+  const auto& dims = config.run.decomposition;
+  // The split does not depend on the ghost width: this decomposition owns what the solve's will.
+  const mesh::Decomposition<3> split(config.grid, comm, {dims[0], dims[1], dims[2]}, config.run.halo_width);
+  const auto widths = solver::jacobi_exchange_widths(config, split);
+  const solver::PoissonConfig fields = solver::with_jacobi_ghosts(config, widths);
+  TunedJacobiSolve<T> out;
+  out.solve = solve_gathered_with<T>(fields, comm, space, halo::Transport::mpi, [&](const solver::PoissonContext& c) {
+    const solver::PoissonContext deck_context{config, c.decomposition, c.space, c.stream, c.transport};
+    return std::make_unique<solver::JacobiSolver<T>>(
+        deck_context, solver::JacobiOnlineTuning{widths, [&](const solver::OnlineTuningResult& r) { out.tuning = r; }});
+  });
+  return out;
+}
+
+/// Counts the places where two solves differ: u bitwise, the iteration count, convergence, and
+/// the residual history: its iterations exactly, its relative residuals to within
+/// `residual_rtol` relative (0: bitwise).
+template <class T>
+std::size_t solve_differences(const PoissonResult<T>& a, const PoissonResult<T>& b, double residual_rtol = 0) {
+  const auto& ha = a.report.history;
+  const auto& hb = b.report.history;
+  std::size_t differ = a.u.size() != b.u.size() || a.report.iterations != b.report.iterations ||
+                       a.report.converged != b.report.converged || ha.size() != hb.size();
+  for (std::size_t q = 0; q < std::min(a.u.size(), b.u.size()); ++q) differ += a.u[q] != b.u[q];
+  for (std::size_t h = 0; h < std::min(ha.size(), hb.size()); ++h)
+    differ += ha[h].iteration != hb[h].iteration || !(std::abs(ha[h].relative_residual - hb[h].relative_residual) <=
+                                                      residual_rtol * std::abs(hb[h].relative_residual));
+  return differ;
+}
+
+}  // namespace gridflow::testing
