@@ -24,8 +24,7 @@ template <class T>
 HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
                           StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda,
                           int ghost_capacity)
-    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_tunables{cuda, 0},
-      m_transport(transport),
+    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_tunables{cuda, 0, transport},
       m_interior(space, stream), m_edge(space, stream), m_boundary_timer(space, stream),
       m_exchange(mesh::MemorySpace::host, nullptr) {
   const auto& grid = decomposition.grid();
@@ -43,7 +42,7 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
       m_edge = PhaseTimer(space, m_halo_stream->get());
     }
   }
-  set_tunables({cuda, config.run.halo_width});
+  set_tunables({cuda, config.run.halo_width, transport});
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
@@ -70,12 +69,21 @@ void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
     throw Error("heat solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
                 std::to_string(ghost_capacity()) + ", the ghost width the fields were allocated with");
   if (!tunables.cuda.valid()) throw Error("heat solver: invalid CUDA parameters");
-  if (m_decomposition.size() > 1 && tunables.exchange_width != m_tunables.exchange_width) {
-    auto it = m_halos.find(tunables.exchange_width);
+  if (tunables.transport == halo::Transport::nccl && m_space != mesh::MemorySpace::device)
+    throw Error("heat solver: the nccl halo transport needs device fields");
+  const bool same_exchange =
+      tunables.exchange_width == m_tunables.exchange_width && tunables.transport == m_tunables.transport;
+  if (m_decomposition.size() > 1 && !same_exchange) {
+    const auto key = std::make_pair(tunables.exchange_width, tunables.transport);
+    auto it = m_halos.find(key);
     if (it == m_halos.end()) {
       const StreamHandle halo_stream = m_halo_stream ? m_halo_stream->get() : nullptr;
-      it = m_halos.emplace(tunables.exchange_width, halo::HaloExchange<T, 2>(m_decomposition, *m_u, tunables.exchange_width,
-                                                                             m_transport, halo_stream)).first;
+      if (tunables.transport == halo::Transport::nccl && !m_nccl)
+        m_nccl = std::make_shared<const halo::NcclComm>(m_decomposition.comm());
+      it = m_halos
+               .emplace(key, halo::HaloExchange<T, 2>(m_decomposition, *m_u, tunables.exchange_width, tunables.transport,
+                                                      halo_stream, m_nccl))
+               .first;
     }
     m_halo = &it->second;
   }

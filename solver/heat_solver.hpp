@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <utility>
 #include <optional>
 
 #include "halo/halo_exchange.hpp"
@@ -42,6 +43,7 @@ struct HeatTimes {
 struct HeatTunables {
   kernels::stencil::HeatCudaParams cuda;  ///< launch shape of the CUDA kernel (device fields)
   int exchange_width = 1;                 ///< ghost width exchanged = steps per exchange
+  halo::Transport transport = halo::Transport::mpi;  ///< how the exchange travels (several ranks)
 };
 
 template <class T>
@@ -66,15 +68,16 @@ class HeatSolver {
   void continue_from(const HeatSolver& other);
 
   /// Applies to the steps that follow. Collective over the decomposition's communicator the first
-  /// time a width is used (its exchange is set up then). Throws Error for a width outside
-  /// 1..ghost_capacity() or invalid CUDA parameters.
+  /// time a width and transport are used together (their exchange is set up then; the first
+  /// NCCL one also creates the solver's NCCL communicator, which later ones share). Throws Error
+  /// for a width outside 1..ghost_capacity(), invalid CUDA parameters, or NCCL on host fields.
   void set_tunables(const HeatTunables& tunables);
   const HeatTunables& tunables() const { return m_tunables; }
   int ghost_capacity() const { return m_u->ghost_width(); }
 
   mesh::MemorySpace space() const { return m_space; }
   StreamHandle stream() const { return m_stream; }
-  halo::Transport transport() const { return m_transport; }
+  halo::Transport transport() const { return m_tunables.transport; }
   std::int64_t step() const { return m_step; }
   double time() const { return static_cast<double>(m_step) * m_config.dt; }
   const mesh::Field<T, 2>& solution() const { return *m_u; }
@@ -91,12 +94,13 @@ class HeatSolver {
   mesh::MemorySpace m_space;
   StreamHandle m_stream;
   HeatTunables m_tunables;
-  halo::Transport m_transport;
   kernels::stencil::HeatCoefficients<T> m_coefficients;
   std::unique_ptr<mesh::Field<T, 2>> m_u, m_v;
   std::unique_ptr<DirichletBoundary<T, 2>> m_boundary;
-  std::map<int, halo::HaloExchange<T, 2>> m_halos;  // by exchange width, made on first use
-  halo::HaloExchange<T, 2>* m_halo = nullptr;        // of the current width; null on one rank
+  std::map<std::pair<int, halo::Transport>, halo::HaloExchange<T, 2>> m_halos;  // by width and transport,
+                                                                                 // made on first use
+  halo::HaloExchange<T, 2>* m_halo = nullptr;  // of the current tunables; null on one rank
+  std::shared_ptr<const halo::NcclComm> m_nccl;  // made by the first NCCL exchange
   std::optional<mesh::Stream> m_halo_stream;          // device fields on several ranks only
   std::optional<mesh::Event> m_u_ready, m_halo_done;
   std::int64_t m_step = 0;

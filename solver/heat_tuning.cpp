@@ -12,23 +12,34 @@ std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decompo
   return exchange_widths(run, decomposition);
 }
 
-autotune::SearchSpace heat_space(mesh::MemorySpace space, const std::vector<int>& widths, int default_width) {
+bool heat_transport_is_tuned(const RunOptions& run, mesh::MemorySpace space, halo::Transport resolved, int ranks) {
+  return space == mesh::MemorySpace::device && ranks > 1 && run.halo_transport == "auto" &&
+         resolved == halo::Transport::nccl;
+}
+
+autotune::SearchSpace heat_space(mesh::MemorySpace space, const std::vector<int>& widths, int default_width,
+                                 bool tunes_transport, halo::Transport transport) {
   autotune::SearchSpace s = space == mesh::MemorySpace::device ? heat_cuda_space() : autotune::SearchSpace{};
   add_exchange_width(s, widths, default_width);
+  if (tunes_transport) s.add(autotune::Parameter::boolean("nccl", transport == halo::Transport::nccl));
   return s;
 }
 
-std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition) {
-  const std::string label = space == mesh::MemorySpace::device ? "heat2d:cuda" : "heat2d:host";
-  return tunes_width ? label + exchange_width_label(decomposition) : label;
+std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition,
+                              bool tunes_transport) {
+  std::string label = space == mesh::MemorySpace::device ? "heat2d:cuda" : "heat2d:host";
+  if (tunes_width) label += exchange_width_label(decomposition);
+  if (tunes_transport) label += ":transport";
+  return label;
 }
 
 template <class T>
 HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
                            mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
                            std::optional<std::int64_t> max_steps, bool remeasure) {
-  const autotune::SearchSpace search_space = heat_space(space, widths, config.run.halo_width);
-  const std::string kernel = heat_kernel_label(space, widths.size() >= 2, decomposition);
+  const bool transports = heat_transport_is_tuned(config.run, space, solver.transport(), decomposition.size());
+  const autotune::SearchSpace search_space = heat_space(space, widths, config.run.halo_width, transports, solver.transport());
+  const std::string kernel = heat_kernel_label(space, widths.size() >= 2, decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
             nothing_to_tune(config.run.tuning.mode == TuningMode::off && !remeasure,

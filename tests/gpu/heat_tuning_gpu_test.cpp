@@ -1,5 +1,7 @@
 // On-line tuning of the CUDA heat kernel's launch shape: the tuned run equals the untuned one
 // bitwise (every shape shares heat_point; no FMA contraction), and a cached run reuses the choice.
+// On several ranks with a GPU each, switching the halo transport (and width) between steps, as
+// the tuner does, changes no bit.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -8,7 +10,11 @@
 
 #include "gpu_test_support.hpp"
 #include "halo/gpu_binding.hpp"
+#include "halo/transport.hpp"
 #include "heat_tuning_test_support.hpp"
+#include "mesh/decomposition.hpp"
+#include "solver/heat_solver.hpp"
+#include "solver/heat_tuning.hpp"
 
 namespace {
 
@@ -63,4 +69,42 @@ TYPED_TEST(HeatTuningGpu, TunedLaunchShapeLeavesTheSolutionBitwiseUnchangedAndIs
     std::filesystem::remove(cache);
     std::filesystem::remove(cache + ".lock");
   }
+}
+
+TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
+  GRIDFLOW_REQUIRE_GPU();
+  using T = TypeParam;
+  using namespace gridflow;
+  halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks < 2) GTEST_SKIP() << "the halo transport is tuned on several ranks only; run under mpirun -np 2 or more";
+  const auto device = mesh::MemorySpace::device;
+  if (halo::resolve_transport(halo::TransportChoice::automatic, device, MPI_COMM_WORLD) != halo::Transport::nccl)
+    GTEST_SKIP() << "needs NCCL in the build and a GPU of its own for every rank";
+  const auto config = gridflow::testing::heat_config(deck, {sizeof(T) == 4 ? "precision=float" : "precision=double", "tuning.mode=off"});
+  EXPECT_TRUE(solver::heat_transport_is_tuned(config.run, device, halo::Transport::nccl, ranks));
+  EXPECT_TRUE(solver::heat_space(device, {1, 2}, 1, true, halo::Transport::nccl).default_configuration().at("nccl"));
+  const mesh::Decomposition<2> d(config.grid, MPI_COMM_WORLD, {0, 0}, 1);
+  mesh::Stream stream;
+  solver::HeatSolver<T> steady(config, d, device, stream.get(), halo::Transport::mpi, {}, 2);
+  solver::HeatSolver<T> switching(config, d, device, stream.get(), halo::Transport::nccl, {}, 2);
+  steady.advance(600);
+  for (int k = 0; k < 12; ++k) {
+    auto t = switching.tunables();
+    t.transport = k % 2 ? halo::Transport::mpi : halo::Transport::nccl;
+    t.exchange_width = k % 3 == 0 ? 2 : 1;
+    switching.set_tunables(t);
+    switching.advance(50);
+  }
+  mesh::Field<T, 2> a(d.owned(), 2, mesh::MemorySpace::host), b(d.owned(), 2, mesh::MemorySpace::host);
+  mesh::synchronize(stream.get());
+  a.copy_from(steady.solution());
+  b.copy_from(switching.solution());
+  std::size_t differ = 0;
+  const auto& o = d.owned();
+  for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
+    for (auto i = o.lo[0]; i <= o.hi[0]; ++i) differ += a(i, j) != b(i, j);
+  EXPECT_EQ(differ, 0u);
+  EXPECT_EQ(switching.step(), 600);
 }
