@@ -27,6 +27,7 @@
 #include "autotune/timer.hpp"
 #include "autotune/tuner.hpp"
 #include "bench/device_timing.hpp"
+#include "bench/stencil_fields.hpp"
 #include "gridflow/config.hpp"
 #include "kernels/stencil/heat.hpp"
 #include "kernels/stencil/jacobi.hpp"
@@ -71,24 +72,8 @@ class CaseEvaluator final : public autotune::Evaluator {
 };
 
 template <class T>
-struct HeatFields {
-  mesh::Field<T, 2> u, v;
-  mesh::Box<2> update;
-};
-
-template <class T>
-KernelCase heat_case(long n, StreamHandle stream, std::shared_ptr<void>& keep) {
-  const mesh::Box<2> owned{{0, 0}, {n - 1, n - 1}};
-  auto f = std::make_shared<HeatFields<T>>(HeatFields<T>{{owned, 1, mesh::MemorySpace::device},
-                                                         {owned, 1, mesh::MemorySpace::device},
-                                                         owned.grow(-1)});
-  mesh::Field<T, 2> host(owned, 1, mesh::MemorySpace::host);
-  const auto g = host.ghosted();
-  for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-    for (auto i = g.lo[0]; i <= g.hi[0]; ++i) host(i, j) = static_cast<T>(std::sin(1e-3 * i) * std::cos(2e-3 * j));
-  f->u.copy_from(host);
-  f->v.copy_from(host);
-  keep = f;
+KernelCase heat_case(long n, StreamHandle stream) {
+  auto f = std::make_shared<bench::HeatFields<T>>(n);  // owned by the case's run
   const double cells = static_cast<double>(f->update.size());
   const long steps = steps_per_run(cells);
   const kernels::stencil::HeatCoefficients<T> c{T(0.2), T(0.2)};
@@ -105,27 +90,8 @@ KernelCase heat_case(long n, StreamHandle stream, std::shared_ptr<void>& keep) {
 }
 
 template <class T>
-struct JacobiFields {
-  mesh::Field<T, 3> u, v, f;
-  mesh::Box<3> update;
-};
-
-template <class T>
-KernelCase jacobi_case(long n, StreamHandle stream, std::shared_ptr<void>& keep) {
-  const mesh::Box<3> owned{{0, 0, 0}, {n - 1, n - 1, n - 1}};
-  auto f = std::make_shared<JacobiFields<T>>(JacobiFields<T>{{owned, 1, mesh::MemorySpace::device},
-                                                             {owned, 1, mesh::MemorySpace::device},
-                                                             {owned, 1, mesh::MemorySpace::device},
-                                                             owned.grow(-1)});
-  mesh::Field<T, 3> host(owned, 1, mesh::MemorySpace::host);
-  const auto g = host.ghosted();
-  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
-    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) host(i, j, k) = static_cast<T>(std::sin(1e-2 * i + 2e-2 * j - 3e-2 * k));
-  f->u.copy_from(host);
-  f->v.copy_from(host);
-  f->f.copy_from(host);
-  keep = f;
+KernelCase jacobi_case(long n, StreamHandle stream) {
+  auto f = std::make_shared<bench::JacobiFields<T>>(n);  // owned by the case's run
   const double cells = static_cast<double>(f->update.size());
   const long sweeps = steps_per_run(cells);
   const auto coeff = kernels::stencil::poisson_coefficients<T>(1.0 / n, 1.0 / n, 1.0 / n);
@@ -243,18 +209,13 @@ int main(int argc, char** argv) {
   mesh::select_gpu(0);
   mesh::Stream stream;
   nlohmann::json cases = nlohmann::json::array();
-  auto run_case = [&](auto make) {
-    std::shared_ptr<void> fields;
-    const KernelCase k = make(fields);
-    cases.push_back(bench_case(k, budget, rounds, stream.get()));
-  };
   for (long n : heat_sizes) {
-    run_case([&](auto& keep) { return heat_case<float>(n, stream.get(), keep); });
-    run_case([&](auto& keep) { return heat_case<double>(n, stream.get(), keep); });
+    cases.push_back(bench_case(heat_case<float>(n, stream.get()), budget, rounds, stream.get()));
+    cases.push_back(bench_case(heat_case<double>(n, stream.get()), budget, rounds, stream.get()));
   }
   for (long n : jacobi_sizes) {
-    run_case([&](auto& keep) { return jacobi_case<float>(n, stream.get(), keep); });
-    run_case([&](auto& keep) { return jacobi_case<double>(n, stream.get(), keep); });
+    cases.push_back(bench_case(jacobi_case<float>(n, stream.get()), budget, rounds, stream.get()));
+    cases.push_back(bench_case(jacobi_case<double>(n, stream.get()), budget, rounds, stream.get()));
   }
   const nlohmann::json summary = summarise(cases, budget);
   std::printf("%s\n", summary.dump(2).c_str());

@@ -11,13 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "bench/device_timing.hpp"
+#include "bench/stencil_fields.hpp"
 #include "gridflow/config.hpp"
 #include "kernels/stencil/heat.hpp"
 #include "mesh/device.hpp"
@@ -32,15 +32,9 @@ using bench::time_median;
 
 template <class T>
 nlohmann::json bench_heat(long n, int steps, int repeats, double roof, bool variants, StreamHandle stream) {
-  const mesh::Box<2> owned{{0, 0}, {n - 1, n - 1}};
-  mesh::Field<T, 2> host(owned, 1, mesh::MemorySpace::host);
-  const auto g = host.ghosted();
-  for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-    for (auto i = g.lo[0]; i <= g.hi[0]; ++i) host(i, j) = static_cast<T>(std::sin(1e-3 * i) * std::cos(2e-3 * j));
-  mesh::Field<T, 2> u(owned, 1, mesh::MemorySpace::device), v(owned, 1, mesh::MemorySpace::device);
-  u.copy_from(host);
-  v.copy_from(host);
-  const mesh::Box<2> update = owned.grow(-1);
+  bench::HeatFields<T> fields(n);
+  auto &u = fields.u, &v = fields.v;
+  const mesh::Box<2>& update = fields.update;
   const kernels::stencil::HeatCoefficients<T> c{T(0.2), T(0.2)};
   const double cells = static_cast<double>(update.size()) * steps;
   const double bytes_per_cell = 2.0 * sizeof(T);

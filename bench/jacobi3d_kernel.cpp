@@ -11,13 +11,13 @@
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "bench/device_timing.hpp"
+#include "bench/stencil_fields.hpp"
 #include "gridflow/config.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "mesh/check.hpp"
@@ -30,18 +30,9 @@ namespace {
 
 template <class T>
 nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool variants, StreamHandle stream) {
-  const mesh::Box<3> owned{{0, 0, 0}, {n - 1, n - 1, n - 1}};
-  mesh::Field<T, 3> host(owned, 1, mesh::MemorySpace::host);
-  const auto g = host.ghosted();
-  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
-    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) host(i, j, k) = static_cast<T>(std::sin(1e-2 * i + 2e-2 * j - 3e-2 * k));
-  mesh::Field<T, 3> u(owned, 1, mesh::MemorySpace::device), v(owned, 1, mesh::MemorySpace::device),
-      f(owned, 1, mesh::MemorySpace::device);
-  u.copy_from(host);
-  v.copy_from(host);
-  f.copy_from(host);
-  const mesh::Box<3> update = owned.grow(-1);
+  bench::JacobiFields<T> fields(n);
+  auto &u = fields.u, &v = fields.v, &f = fields.f;
+  const mesh::Box<3>& update = fields.update;
   const auto k = kernels::stencil::poisson_coefficients<T>(1.0 / n, 1.0 / n, 1.0 / n);
   const double cells = static_cast<double>(update.size()) * sweeps, bytes_per_cell = 3.0 * sizeof(T);
   auto measure = [&](const kernels::stencil::JacobiCudaParams& p) {

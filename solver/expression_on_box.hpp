@@ -1,7 +1,11 @@
 #pragma once
-// An expression of (x, y, z) evaluated on every point of a box of a 3D grid: one muParser bulk call
-// per z-plane, so the OpenMP team of the bulk mode gets work enough to pay for itself (a call per
-// point, or per row of a 1025^3 grid, leaves the evaluation serial or fork-bound).
+// An expression of the grid coordinates (x, y[, z]) evaluated on every point of a box: whole
+// x-rows batched into muParser bulk calls of about a million points, so the bulk mode's OpenMP
+// team gets work enough to pay for itself (a call per point, or per row of a 1025^3 grid, left
+// the evaluation serial or fork-bound) while the scratch columns stay a few tens of MiB however
+// large the box.
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -11,23 +15,45 @@
 
 namespace gridflow::solver {
 
-/// Calls put(i, j, k, value) for every point of `box`, plane by plane, x fastest.
-template <class Put>
-void evaluate_on_box(const Expression& e, const mesh::Grid<3>& grid, const mesh::Box<3>& box, Put&& put) {
+/// Calls put(point, value) for every point of `box` (point: the std::array of its indices), x
+/// fastest. The expression's variables are the Dim coordinates, in axis order.
+template <int Dim, class Put>
+void evaluate_on_box(const Expression& e, const mesh::Grid<Dim>& grid, const mesh::Box<Dim>& box, Put&& put) {
   if (box.empty()) return;
-  const auto nx = static_cast<std::size_t>(box.extent(0)), ny = static_cast<std::size_t>(box.extent(1));
-  std::vector<double> x(nx * ny), y(nx * ny), z(nx * ny), value(nx * ny);
-  for (std::size_t j = 0; j < ny; ++j)
-    for (std::size_t i = 0; i < nx; ++i) {
-      x[i + j * nx] = grid.coordinate(0, box.lo[0] + static_cast<mesh::Index>(i));
-      y[i + j * nx] = grid.coordinate(1, box.lo[1] + static_cast<mesh::Index>(j));
+  constexpr std::size_t points_per_call = std::size_t(1) << 20;
+  const auto nx = static_cast<std::size_t>(box.extent(0));
+  const std::size_t rows = static_cast<std::size_t>(box.size()) / nx;
+  const std::size_t rows_per_call = std::max<std::size_t>(1, points_per_call / nx);
+  std::array<std::vector<double>, Dim> columns;
+  for (auto& c : columns) c.resize(std::min(rows, rows_per_call) * nx);
+  std::vector<double> value(columns[0].size());
+  std::vector<const double*> pointers;
+  for (const auto& c : columns) pointers.push_back(c.data());
+
+  // The indices of row `r` (x at box.lo[0]); rows run through y fastest, then z.
+  auto row_start = [&](std::size_t r) {
+    std::array<mesh::Index, Dim> p = box.lo;
+    for (int d = 1; d < Dim; ++d) {
+      const auto extent = static_cast<std::size_t>(box.extent(d));
+      p[d] = box.lo[d] + static_cast<mesh::Index>(r % extent);
+      r /= extent;
     }
-  for (auto k = box.lo[2]; k <= box.hi[2]; ++k) {
-    std::fill(z.begin(), z.end(), grid.coordinate(2, k));
-    e.eval_bulk(static_cast<int>(nx * ny), {x.data(), y.data(), z.data()}, value.data());
-    for (std::size_t j = 0; j < ny; ++j)
-      for (std::size_t i = 0; i < nx; ++i)
-        put(box.lo[0] + static_cast<mesh::Index>(i), box.lo[1] + static_cast<mesh::Index>(j), k, value[i + j * nx]);
+    return p;
+  };
+  for (std::size_t first = 0; first < rows; first += rows_per_call) {
+    const std::size_t count = std::min(rows_per_call, rows - first);
+    for (std::size_t r = 0; r < count; ++r) {
+      const auto p = row_start(first + r);
+      for (std::size_t i = 0; i < nx; ++i) {
+        columns[0][r * nx + i] = grid.coordinate(0, box.lo[0] + static_cast<mesh::Index>(i));
+        for (int d = 1; d < Dim; ++d) columns[d][r * nx + i] = grid.coordinate(d, p[d]);
+      }
+    }
+    e.eval_bulk(static_cast<int>(count * nx), pointers, value.data());
+    for (std::size_t r = 0; r < count; ++r) {
+      auto p = row_start(first + r);
+      for (std::size_t i = 0; i < nx; ++i, ++p[0]) put(p, value[r * nx + i]);
+    }
   }
 }
 

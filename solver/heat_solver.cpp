@@ -1,11 +1,12 @@
 #include "solver/heat_solver.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mesh/check.hpp"
+#include "solver/expression_on_box.hpp"
 
 namespace gridflow::solver {
 
@@ -49,14 +50,7 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   const Expression initial("heat.initial", config.initial, {"x", "y"}, {{"a", config.a}});
   mesh::Field<T, 2> start(decomposition.owned(), g, mesh::MemorySpace::host, "u0");
   const auto visible = start.ghosted().intersect(grid.points());
-  const auto nx = static_cast<std::size_t>(visible.extent(0));
-  std::vector<double> x(nx), y(nx), value(nx);
-  for (mesh::Index i = visible.lo[0]; i <= visible.hi[0]; ++i) x[i - visible.lo[0]] = grid.coordinate(0, i);
-  for (mesh::Index j = visible.lo[1]; j <= visible.hi[1]; ++j) {
-    std::fill(y.begin(), y.end(), grid.coordinate(1, j));
-    initial.eval_bulk(static_cast<int>(nx), {x.data(), y.data()}, value.data());
-    for (std::size_t k = 0; k < nx; ++k) start(visible.lo[0] + static_cast<mesh::Index>(k), j) = static_cast<T>(value[k]);
-  }
+  evaluate_on_box(initial, grid, visible, [&](const auto& p, double v) { start(p[0], p[1]) = static_cast<T>(v); });
   m_u->copy_from(start);
   m_v->copy_from(start);
   m_boundary->apply(*m_u, visible, 0.0);

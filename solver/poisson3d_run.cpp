@@ -29,8 +29,8 @@ namespace {
 template <class T>
 double max_error(const mesh::Field<T, 3>& u_host, const Expression& exact, const mesh::Decomposition<3>& d) {
   double err = 0;
-  evaluate_on_box(exact, d.grid(), d.owned(), [&](mesh::Index i, mesh::Index j, mesh::Index k, double v) {
-    err = std::max(err, std::abs(static_cast<double>(u_host(i, j, k)) - v));
+  evaluate_on_box(exact, d.grid(), d.owned(), [&](const auto& p, double v) {
+    err = std::max(err, std::abs(static_cast<double>(u_host(p[0], p[1], p[2])) - v));
   });
   double global = 0;
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(&err, &global, 1, MPI_DOUBLE, MPI_MAX, d.comm()));

@@ -44,7 +44,7 @@ PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decom
   const Expression rhs("poisson.rhs", config.rhs, {"x", "y", "z"});
   // Ghosts too: deep-halo sweeps recompute the neighbours' edge points and need f there.
   evaluate_on_box(rhs, grid, f_host.ghosted().intersect(grid.points()),
-                  [&](mesh::Index i, mesh::Index j, mesh::Index k, double v) { f_host(i, j, k) = static_cast<T>(v); });
+                  [&](const auto& p, double v) { f_host(p[0], p[1], p[2]) = static_cast<T>(v); });
   m_f->copy_from(f_host);
 
   DirichletBoundary<T, 3> boundary(grid, face_expressions(config), space, stream);

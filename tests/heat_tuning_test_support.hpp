@@ -55,4 +55,28 @@ inline std::string shared_scratch_cache(const std::string& name, MPI_Comm comm) 
   return (std::filesystem::temp_directory_path() / ("gridflow_" + name + "_" + std::to_string(pid) + ".json")).string();
 }
 
+/// A tuning cache file of its own for one test, the same path on every rank of `comm`; removed
+/// (with its lock) when the test is done.
+class ScratchCache {
+ public:
+  ScratchCache(const std::string& name, MPI_Comm comm) : m_path(shared_scratch_cache(name, comm)), m_comm(comm) {}
+  ~ScratchCache() {
+    MPI_Barrier(m_comm);
+    int rank = 0;
+    MPI_Comm_rank(m_comm, &rank);
+    if (rank != 0) return;
+    std::filesystem::remove(m_path);
+    std::filesystem::remove(m_path + ".lock");
+  }
+  ScratchCache(const ScratchCache&) = delete;
+  ScratchCache& operator=(const ScratchCache&) = delete;
+  const std::string& path() const { return m_path; }
+  /// The deck override that points a run at this cache.
+  std::string key() const { return "tuning.cache=" + m_path; }
+
+ private:
+  std::string m_path;
+  MPI_Comm m_comm;
+};
+
 }  // namespace gridflow::testing

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,30 +22,6 @@ inline bool several_ranks(MPI_Comm comm) {
   MPI_Comm_size(comm, &n);
   return n > 1;
 }
-
-/// A tuning cache file of its own for one test, the same path on every rank of `comm`; removed
-/// (with its lock) when the test is done.
-class ScratchCache {
- public:
-  ScratchCache(const std::string& name, MPI_Comm comm) : m_path(shared_scratch_cache(name, comm)), m_comm(comm) {}
-  ~ScratchCache() {
-    MPI_Barrier(m_comm);
-    int rank = 0;
-    MPI_Comm_rank(m_comm, &rank);
-    if (rank != 0) return;
-    std::filesystem::remove(m_path);
-    std::filesystem::remove(m_path + ".lock");
-  }
-  ScratchCache(const ScratchCache&) = delete;
-  ScratchCache& operator=(const ScratchCache&) = delete;
-  const std::string& path() const { return m_path; }
-  /// The deck override that points a run at this cache.
-  std::string key() const { return "tuning.cache=" + m_path; }
-
- private:
-  std::string m_path;
-  MPI_Comm m_comm;
-};
 
 template <class T>
 struct TunedJacobiSolve {

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <filesystem>
 #include <string>
 
 #include "gpu_test_support.hpp"
@@ -36,8 +35,8 @@ TYPED_TEST(HeatTuningGpu, TunedLaunchShapeLeavesTheSolutionBitwiseUnchangedAndIs
   using gridflow::testing::heat_config;
   gridflow::halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
   const auto device = gridflow::mesh::MemorySpace::device;
-  const std::string cache = gridflow::testing::shared_scratch_cache("heat_tuning_gpu", MPI_COMM_WORLD);
-  const std::string cache_key = "tuning.cache=" + cache;
+  const gridflow::testing::ScratchCache cache("heat_tuning_gpu", MPI_COMM_WORLD);
+  const std::string cache_key = cache.key();
   {
     const std::string precision = sizeof(T) == 4 ? "float" : "double";
     const std::string p = "precision=" + precision;
@@ -61,15 +60,7 @@ TYPED_TEST(HeatTuningGpu, TunedLaunchShapeLeavesTheSolutionBitwiseUnchangedAndIs
     EXPECT_TRUE(cached.tuning.outcome.report->from_cache);
     EXPECT_EQ(cached.tuning.outcome.chosen, online.tuning.outcome.chosen);
     EXPECT_EQ(cached.tuning.steps_taken, 0);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    std::filesystem::remove(cache);
-    std::filesystem::remove(cache + ".lock");
-  }
-}
+  }}
 
 TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
   GRIDFLOW_REQUIRE_GPU();

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <filesystem>
 #include <string>
 
 #include "heat_tuning_test_support.hpp"
@@ -33,8 +32,8 @@ std::size_t differing(const std::vector<double>& a, const std::vector<double>& b
 
 TEST(HeatTuning, OnlineTuningLeavesTheSolutionBitwiseUnchanged) {
   using gridflow::testing::heat_config;
-  const std::string cache = gridflow::testing::shared_scratch_cache("heat_tuning_online", MPI_COMM_WORLD);
-  const std::string cache_key = "tuning.cache=" + cache;
+  const gridflow::testing::ScratchCache cache("heat_tuning_online", MPI_COMM_WORLD);
+  const std::string cache_key = cache.key();
   const auto untuned =
       gridflow::testing::run_heat_tuned<double>(heat_config(deck, {"tuning.mode=off", cache_key}), MPI_COMM_WORLD);
   EXPECT_FALSE(untuned.tuning.outcome.report);
@@ -70,21 +69,13 @@ TEST(HeatTuning, OnlineTuningLeavesTheSolutionBitwiseUnchanged) {
   const auto fixed = gridflow::testing::run_heat_tuned<double>(heat_config(deck, {"halo.width=2", cache_key}), MPI_COMM_WORLD);
   EXPECT_FALSE(fixed.tuning.outcome.report);
   EXPECT_EQ(differing(fixed.field, untuned.field), 0u);
-
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    std::filesystem::remove(cache);
-    std::filesystem::remove(cache + ".lock");
-  }
 }
 
 TEST(HeatTuning, ARunTooShortToTuneTakesTheDefaultsAndNoExtraStep) {
   using gridflow::testing::heat_config;
-  const std::string cache = gridflow::testing::shared_scratch_cache("heat_tuning_short", MPI_COMM_WORLD);
-  const auto short_run = gridflow::testing::run_heat_tuned<double>(
-      heat_config(deck, {"heat.steps=3", "tuning.cache=" + cache}), MPI_COMM_WORLD);
+  const gridflow::testing::ScratchCache cache("heat_tuning_short", MPI_COMM_WORLD);
+  const auto short_run =
+      gridflow::testing::run_heat_tuned<double>(heat_config(deck, {"heat.steps=3", cache.key()}), MPI_COMM_WORLD);
   EXPECT_LE(short_run.tuning.steps_taken, 3);
   EXPECT_FALSE(short_run.tuning.outcome.report);
   EXPECT_FALSE(short_run.tuning.outcome.note.empty());
