@@ -22,15 +22,91 @@ class Descent {
       : m_f(objective), m_space(objective.space()), m_options(options), m_rng(options.seed) {}
 
   void run() {
-    std::optional<Indices> start = m_space.indices(m_space.default_configuration());
-    while (start && affordable()) {
-      descend(*start);
+    const Indices origin = m_space.indices(m_space.default_configuration());
+    std::optional<Indices> start = origin;
+    if (const auto variants = variant_parameters(); !variants.empty()) {
+      // One descent per variant, the variant held: its share of what is left of the budget, one
+      // share kept for the free descent after them. Variants nearest the default's come first,
+      // and each starts from the best shape of the one before: neighbouring variants (2 and 4
+      // fused steps) want similar shapes, more alike than the default's variant and theirs.
+      m_held = variants;
+      const auto combinations = variant_combinations(origin, variants);
+      std::size_t phase_start = 0;  // into the measurements
+      for (std::size_t i = 0; i < combinations.size() && m_f.tried_count() < m_options.budget; ++i) {
+        const std::size_t left = m_options.budget - m_f.tried_count();
+        m_phase_limit = m_f.tried_count() + left / (combinations.size() - i + 1);
+        Indices x = i == 0 ? origin : best_tried(phase_start);
+        for (std::size_t k : variants) x[k] = combinations[i][k];
+        phase_start = m_f.measurements().size();
+        if (const auto legal = nearest_legal(x)) descend(*legal, /*poll=*/true);
+      }
+      m_held.clear();
+      m_phase_limit = m_options.budget;
+      start = best_tried(0);
+    }
+    // The free descent from the default polls; restarts, far from anything known, do not.
+    for (bool poll = m_held.empty() && start == origin; start && affordable(); poll = false) {
+      descend(*start, poll);
       start = restart_point();
     }
   }
 
  private:
-  bool affordable() const { return m_f.tried_count() < m_options.budget; }
+  bool affordable() const { return m_f.tried_count() < std::min(m_options.budget, m_phase_limit); }
+  bool held(std::size_t k) const { return std::find(m_held.begin(), m_held.end(), k) != m_held.end(); }
+
+  std::vector<std::size_t> variant_parameters() const {
+    std::vector<std::size_t> v;
+    for (std::size_t k = 0; k < m_space.parameters().size(); ++k)
+      if (m_space.parameters()[k].selects_variant) v.push_back(k);
+    return v;
+  }
+
+  /// Every combination of the variant parameters' values (the other entries as in `origin`),
+  /// origin's own first, then by their distance from it.
+  std::vector<Indices> variant_combinations(const Indices& origin, const std::vector<std::size_t>& variants) const {
+    std::vector<Indices> all{origin};
+    for (std::size_t k : variants) {
+      std::vector<Indices> grown;
+      for (const Indices& c : all)
+        for (std::size_t v = 0; v < m_space.parameters()[k].values.size(); ++v) {
+          Indices d = c;
+          d[k] = v;
+          grown.push_back(d);
+        }
+      all = std::move(grown);
+    }
+    std::stable_sort(all.begin(), all.end(),
+                     [&](const Indices& a, const Indices& b) { return distance(a, origin) < distance(b, origin); });
+    return all;
+  }
+
+  /// The cheapest configuration measured since the `from`th measurement (the default is measured
+  /// before the search); the default when there is none.
+  Indices best_tried(std::size_t from) const {
+    const auto& all = m_f.measurements();
+    const Measurement* best = nullptr;
+    for (std::size_t k = from; k < all.size(); ++k)
+      if (!best || all[k].median_s() < best->median_s()) best = &all[k];
+    return best ? m_space.indices(best->config) : m_space.indices(m_space.default_configuration());
+  }
+
+  /// `x` when legal, else the legal configuration with x's held (variant) values nearest to it;
+  /// nullopt when there is none (or the space is too large to look).
+  std::optional<Indices> nearest_legal(const Indices& x) const {
+    if (m_space.legal(m_space.at(x))) return x;
+    constexpr std::size_t small_space = 4096;
+    if (m_space.unconstrained_size() > small_space) return std::nullopt;
+    std::optional<Indices> best;
+    double best_distance = std::numeric_limits<double>::infinity();
+    for (const Configuration& c : m_space.enumerate()) {
+      const Indices y = m_space.indices(c);
+      bool same_variant = true;
+      for (std::size_t k : m_held) same_variant = same_variant && y[k] == x[k];
+      if (same_variant && distance(y, x) < best_distance) best = y, best_distance = distance(y, x);
+    }
+    return best;
+  }
 
   /// Cost at `x`: nullopt when illegal, rejected, or untried with the budget spent.
   std::optional<double> cost(const Indices& x) {
@@ -39,15 +115,18 @@ class Descent {
     return m_f.cost(c);
   }
 
-  void descend(Indices x) {
+  /// Walks from x until no walk or diagonal step finds a cheaper point; `poll`: order the first
+  /// sweep's walks by a poll of x's neighbours (steepest_first).
+  void descend(Indices x, bool poll) {
     std::optional<double> fx = cost(x);
     if (!fx) return;
     // Where each parameter's last walk ended: no need to walk it again until x moves.
     std::vector<std::optional<Indices>> walked(x.size());
-    while (affordable()) {
+    for (bool first = true; affordable(); first = false) {
       const Indices sweep_start = x;
-      for (std::size_t k = 0; k < x.size() && affordable(); ++k) {
-        if (walked[k] == x) continue;
+      for (const std::size_t k : steepest_first(x, *fx, first && poll)) {
+        if (!affordable()) break;
+        if (walked[k] == x || held(k)) continue;
         if (!walk(x, *fx, unit(k, +1))) walk(x, *fx, unit(k, -1));
         walked[k] = x;
       }
@@ -57,6 +136,35 @@ class Descent {
         return;
       }
     }
+  }
+
+  /// The parameters in the order their walks go from x (cost fx): those whose one step gains more
+  /// than the walks' tolerance first, the largest gain first, then the others in their order, so
+  /// that the walk that matters is not preceded by a walk that moves x, on a gain within timing
+  /// noise, towards another basin. Without a clear gain (a plateau, noise) the order stays fixed.
+  /// `poll`: measure the steps, in order, as walks start (up, then down when up is no cheaper),
+  /// until one gains clearly (the walk then starts from it); else only steps measured already count.
+  std::vector<std::size_t> steepest_first(const Indices& x, double fx, bool poll) {
+    std::vector<std::pair<double, std::size_t>> clear;
+    std::vector<std::size_t> rest;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      double best = std::numeric_limits<double>::infinity();
+      const bool measure = poll && clear.empty();
+      for (const long sign : {+1L, -1L}) {
+        if (held(k) || best < fx) break;
+        Indices y = x;
+        if (!advance(y, unit(k, sign))) continue;
+        if (!measure && !m_f.tried(m_space.at(y))) continue;
+        if (const auto fy = cost(y)) best = std::min(best, *fy);
+      }
+      if (best * (1 + m_options.tolerance) < fx) clear.emplace_back(best, k);
+      else rest.push_back(k);
+    }
+    std::stable_sort(clear.begin(), clear.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::size_t> order;
+    for (const auto& [cost_of_step, k] : clear) order.push_back(k);
+    order.insert(order.end(), rest.begin(), rest.end());
+    return order;
   }
 
   /// Walks from x along d (x + d, x + 2d, ...) while costs stay within the tolerance of the best
@@ -91,6 +199,7 @@ class Descent {
     std::vector<Move> moves;
     for (std::size_t k = 0; k < x.size(); ++k)
       for (const long sign : {+1L, -1L}) {
+        if (held(k)) continue;
         Indices y = x;
         if (!advance(y, unit(k, sign))) continue;
         // A constraint hides what lies beyond it, and optima often sit on constraints (the
@@ -188,6 +297,8 @@ class Descent {
   const SearchSpace& m_space;
   const CoordinateDescentOptions& m_options;
   std::mt19937_64 m_rng;
+  std::vector<std::size_t> m_held;  // parameters a variant's descent does not move
+  std::size_t m_phase_limit = std::numeric_limits<std::size_t>::max();  // tried configurations
 };
 
 }  // namespace

@@ -11,6 +11,9 @@ struct Parameter {
   std::vector<int> values;          ///< legal values, distinct, ordered so that neighbours are similar
   int default_value = 0;            ///< one of `values`: what runs untuned
   std::vector<std::string> labels;  ///< empty, or one name per value (a choice among names)
+  /// Chooses between kernel variants (a shared-memory tile or not, steps fused per launch): the
+  /// other parameters' best values change with it, so a local search explores each variant apart.
+  bool selects_variant = false;
 
   /// Integer values, e.g. integers("bx", {32, 64, 128, 256}, 64).
   static Parameter integers(std::string name, std::vector<int> values, int default_value);
@@ -18,6 +21,13 @@ struct Parameter {
   static Parameter boolean(std::string name, bool default_value);
   /// Values 0..n-1 standing for `labels`, e.g. choice("load", {"l1", "shared", "texture"}, "l1").
   static Parameter choice(std::string name, std::vector<std::string> labels, const std::string& default_label);
+
+  /// This parameter, marked as choosing between kernel variants.
+  Parameter variant() const {
+    Parameter p = *this;
+    p.selects_variant = true;
+    return p;
+  }
 
   /// Position of `value` in `values`, or -1.
   int index_of(int value) const;

@@ -59,6 +59,12 @@ struct KernelCase {
   std::function<void(const autotune::Configuration&)> run;
 };
 
+nlohmann::json to_json(const autotune::Configuration& c) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : c.values()) j[name] = value;
+  return j;
+}
+
 // Every candidate evaluates each point with the same point function; the GPU tests hold every
 // configuration bitwise to the host oracle, so the benchmark does not check again.
 class CaseEvaluator final : public autotune::Evaluator {
@@ -77,13 +83,15 @@ KernelCase heat_case(long n, StreamHandle stream) {
   const double cells = static_cast<double>(f->update.size());
   const long steps = steps_per_run(cells);
   const kernels::stencil::HeatCoefficients<T> c{T(0.2), T(0.2)};
-  KernelCase k{"heat2d", sizeof(T) == 4 ? "float" : "double", n, cells * steps, solver::heat_cuda_space(),
-               {{"block_x", 32}, {"block_y", 8}, {"cells_per_thread", 1}}, {}};
+  KernelCase k{"heat2d", sizeof(T) == 4 ? "float" : "double", n, cells * steps, solver::heat_cuda_space(sizeof(T)),
+               {{"block_x", 32}, {"block_y", 8}, {"cells_per_thread", 1}, {"fused_steps", 1}}, {}};
   k.run = [f, c, steps, stream](const autotune::Configuration& config) {
     const auto p = solver::heat_cuda_params(config);
-    for (long s = 0; s < steps; ++s) {
-      if (s % 2 == 0) kernels::stencil::heat_step(f->u, f->v, f->update, c, p, stream);
-      else kernels::stencil::heat_step(f->v, f->u, f->update, c, p, stream);
+    bool from_u = true;
+    for (long s = 0; s < steps; s += p.fused_steps, from_u = !from_u) {
+      const int k = static_cast<int>(std::min<long>(p.fused_steps, steps - s));
+      if (from_u) kernels::stencil::heat_steps(f->u, f->v, f->update, f->update, k, c, p, stream);
+      else kernels::stencil::heat_steps(f->v, f->u, f->update, f->update, k, c, p, stream);
     }
   };
   return k;
@@ -107,17 +115,24 @@ KernelCase jacobi_case(long n, StreamHandle stream) {
   return k;
 }
 
-nlohmann::json to_json(const autotune::Configuration& c) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, value] : c.values()) j[name] = value;
-  return j;
-}
+
+/// The exhaustive search, keeping every configuration's median: the measured landscape, on which
+/// search strategies can later be compared without a GPU.
+class RecordedExhaustive final : public autotune::Strategy {
+ public:
+  std::string name() const override { return "exhaustive"; }
+  void search(autotune::Objective& objective) override {
+    autotune::Exhaustive().search(objective);
+    for (const auto& m : objective.measurements()) landscape.push_back({to_json(m.config), m.median_s()});
+  }
+  nlohmann::json landscape = nlohmann::json::array();
+};
 
 nlohmann::json bench_case(const KernelCase& k, std::size_t budget, int rounds, StreamHandle stream) {
   CaseEvaluator evaluator(k);
   autotune::EventTimer timer(stream);
   autotune::CoordinateDescent local({budget});
-  autotune::Exhaustive exhaustive;
+  RecordedExhaustive exhaustive;
   const autotune::TuningReport tuned = autotune::tune(k.kernel, k.space, evaluator, timer, local);
   const autotune::TuningReport best = autotune::tune(k.kernel, k.space, evaluator, timer, exhaustive);
 
@@ -154,6 +169,7 @@ nlohmann::json bench_case(const KernelCase& k, std::size_t budget, int rounds, S
   r["gain_over_default"] = median_s[0] / median_s[1];
   r["textbook_over_exhaustive_time"] = median_s[3] / median_s[2];
   r["gain_over_textbook"] = median_s[3] / median_s[1];
+  r["landscape"] = exhaustive.landscape;  // [configuration, median seconds per run] of the exhaustive search
   std::printf("%-8s %5ld %-6s default %7.1f  autotuned %7.1f (%2zu evals)  exhaustive %7.1f (%3zu evals) Gcell/s"
               "  tuned/best %.3f  gain %.3f (over textbook %.3f)\n",
               k.kernel.c_str(), k.n, k.precision.c_str(), r["default"]["gcell_per_s"].get<double>(),

@@ -63,6 +63,16 @@ void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
     throw Error("heat solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
                 std::to_string(ghost_capacity()) + ", the ghost width the fields were allocated with");
   if (!tunables.cuda.valid()) throw Error("heat solver: invalid CUDA parameters");
+  if (m_space == mesh::MemorySpace::device && tunables.cuda.fused_steps > 1) {
+    const std::string fused = "heat solver: " + std::to_string(tunables.cuda.fused_steps) + " fused steps ";
+    if (m_boundary && m_boundary->time_dependent())
+      throw Error(fused + "need time-independent boundary values (a launch cannot set them between its steps)");
+    if (m_decomposition.size() > 1 && tunables.cuda.fused_steps > tunables.exchange_width)
+      throw Error(fused + "exceed the exchange width " + std::to_string(tunables.exchange_width) +
+                  " (the ghosts are valid for that many steps)");
+    if (!tunables.cuda.fits_shared_memory(sizeof(T)))
+      throw Error(fused + "with this block shape need more shared memory than a launch has");
+  }
   if (tunables.transport == halo::Transport::nccl && m_space != mesh::MemorySpace::device)
     throw Error("heat solver: the nccl halo transport needs device fields");
   const bool same_exchange =
@@ -85,22 +95,23 @@ void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
 }
 
 template <class T>
-void HeatSolver<T>::stencil(const mesh::Box<2>& box, StreamHandle stream) {
-  kernels::stencil::heat_step(*m_u, *m_v, box, m_coefficients, m_tunables.cuda, stream);
+void HeatSolver<T>::stencil(const mesh::Box<2>& box, int steps, StreamHandle stream) {
+  kernels::stencil::heat_steps(*m_u, *m_v, box, m_decomposition.grid().interior(), steps, m_coefficients,
+                               m_tunables.cuda, stream);
 }
 
 template <class T>
-void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
+void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_first) {
   const auto& owned = m_decomposition.owned();
   const auto update = owned.grow(reach).intersect(m_decomposition.grid().interior());
   if (exchange_first) {
-    const auto inner = update.intersect(owned.grow(-1));  // reads owned points only
+    const auto inner = update.intersect(owned.grow(-steps));  // reads owned points only
     if (m_halo_stream) {
       m_u_ready->record(m_stream);
       m_u_ready->make_wait(m_halo_stream->get());
       {
         PhaseScope t(m_interior);
-        stencil(inner, m_stream);
+        stencil(inner, steps, m_stream);
       }
       {
         PhaseScope t(m_exchange);
@@ -109,7 +120,7 @@ void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
       }
       {
         PhaseScope t(m_edge);  // strips write other points of v than the interior does
-        for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, m_halo_stream->get());
+        for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_halo_stream->get());
       }
       m_halo_done->record(m_halo_stream->get());
       m_halo_done->make_wait(m_stream);
@@ -120,39 +131,41 @@ void HeatSolver<T>::one_step(std::int64_t reach, bool exchange_first) {
       }
       {
         PhaseScope t(m_interior);
-        stencil(inner, m_stream);
+        stencil(inner, steps, m_stream);
       }
       {
         PhaseScope t(m_exchange);
         m_halo->finish(*m_u);
       }
       PhaseScope t(m_edge);
-      for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, m_stream);
+      for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_stream);
     }
   } else {
     PhaseScope t(m_interior);
-    stencil(update, m_stream);
+    stencil(update, steps, m_stream);
   }
-  if (m_boundary->time_dependent()) {
+  if (m_boundary->time_dependent()) {  // steps == 1 here: set_tunables fuses none with moving boundaries
     PhaseScope t(m_boundary_timer);
     m_boundary->apply(*m_v, owned.grow(reach).intersect(m_decomposition.grid().points()),
                       static_cast<double>(m_step + 1) * m_config.dt);
   }
   std::swap(m_u, m_v);
-  ++m_step;
+  m_step += steps;
 }
 
 template <class T>
 void HeatSolver<T>::advance(std::int64_t count) {
-  const std::int64_t per_exchange = m_tunables.exchange_width;
+  const std::int64_t fused = m_space == mesh::MemorySpace::device ? m_tunables.cuda.fused_steps : 1;
+  const std::int64_t per_exchange = m_halo ? m_tunables.exchange_width : count;
   while (count > 0) {
-    if (!m_halo) {
-      one_step(0, false);
-      --count;
-      continue;
-    }
+    // An exchange cycle (the whole remainder on one rank) in launches of up to `fused` steps; the
+    // last launch of a cycle writes the owned points, earlier ones the overlap the next ones read.
     const std::int64_t cycle = std::min(per_exchange, count);
-    for (std::int64_t q = 0; q < cycle; ++q) one_step(cycle - 1 - q, q == 0);
+    for (std::int64_t q = 0; q < cycle;) {
+      const auto steps = static_cast<int>(std::min(fused, cycle - q));
+      take_steps(m_halo ? cycle - q - steps : 0, steps, m_halo && q == 0);
+      q += steps;
+    }
     count -= cycle;
   }
 }

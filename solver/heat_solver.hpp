@@ -38,8 +38,10 @@ struct HeatTimes {
 };
 
 /// What may change between two advance() calls without changing a single bit of the result: every
-/// launch shape computes each point with the same point function, and every exchange width takes
-/// that many steps per exchange recomputing the same values (see above).
+/// launch shape computes each point with the same point function, every exchange width takes
+/// that many steps per exchange recomputing the same values (see above), and fused steps are the
+/// same steps taken in shared memory. Fused steps need time-independent boundary values and, on
+/// several ranks, no more than the exchange width.
 struct HeatTunables {
   kernels::stencil::HeatCudaParams cuda;  ///< launch shape of the CUDA kernel (device fields)
   int exchange_width = 1;                 ///< ghost width exchanged = steps per exchange
@@ -76,6 +78,8 @@ class HeatSolver {
   int ghost_capacity() const { return m_u->ghost_width(); }
 
   mesh::MemorySpace space() const { return m_space; }
+  /// Whether the boundary values change with time (then every launch takes one step).
+  bool boundary_moves() const { return m_boundary->time_dependent(); }
   StreamHandle stream() const { return m_stream; }
   halo::Transport transport() const { return m_tunables.transport; }
   std::int64_t step() const { return m_step; }
@@ -86,8 +90,9 @@ class HeatSolver {
   HeatTimes times();
 
  private:
-  void one_step(std::int64_t reach, bool exchange_first);
-  void stencil(const mesh::Box<2>& box, StreamHandle stream);
+  /// `steps` steps in one launch per box, writing the owned box grown by `reach`.
+  void take_steps(std::int64_t reach, int steps, bool exchange_first);
+  void stencil(const mesh::Box<2>& box, int steps, StreamHandle stream);
 
   HeatConfig m_config;
   const mesh::Decomposition<2>& m_decomposition;

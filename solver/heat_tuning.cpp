@@ -1,6 +1,7 @@
 #include "solver/heat_tuning.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "solver/exchange_widths.hpp"
 #include "solver/kernel_spaces.hpp"
@@ -17,12 +18,23 @@ bool heat_transport_is_tuned(const RunOptions& run, mesh::MemorySpace space, hal
          resolved == halo::Transport::nccl;
 }
 
-autotune::SearchSpace heat_space(mesh::MemorySpace space, const std::vector<int>& widths, int default_width,
-                                 bool tunes_transport, halo::Transport transport) {
-  autotune::SearchSpace s = space == mesh::MemorySpace::device ? heat_cuda_space() : autotune::SearchSpace{};
-  add_exchange_width(s, widths, default_width);
-  if (tunes_transport) s.add(autotune::Parameter::boolean("nccl", transport == halo::Transport::nccl));
+autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& o) {
+  autotune::SearchSpace s =
+      space == mesh::MemorySpace::device ? heat_cuda_space(o.value_bytes, o.max_fused_steps) : autotune::SearchSpace{};
+  add_exchange_width(s, o.widths, o.default_width);
+  if (space == mesh::MemorySpace::device && o.widths.size() >= 2)
+    s.require("fused_steps <= ghost_width (ghosts stay valid for that many steps)",
+              [](const autotune::Configuration& c) { return c.at("fused_steps") <= c.at("ghost_width"); });
+  if (o.tunes_transport) s.add(autotune::Parameter::boolean("nccl", o.transport == halo::Transport::nccl));
   return s;
+}
+
+template <class T>
+int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
+                         const mesh::Decomposition<2>& decomposition, const std::vector<int>& widths) {
+  if (solver.boundary_moves()) return 1;
+  if (decomposition.size() > 1 && widths.size() < 2) return config.run.halo_width;
+  return 8;
 }
 
 std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition,
@@ -38,7 +50,14 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
                            mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
                            std::optional<std::int64_t> max_steps, bool remeasure) {
   const bool transports = heat_transport_is_tuned(config.run, space, solver.transport(), decomposition.size());
-  const autotune::SearchSpace search_space = heat_space(space, widths, config.run.halo_width, transports, solver.transport());
+  HeatSpaceOptions options;
+  options.value_bytes = sizeof(T);
+  options.widths = widths;
+  options.default_width = config.run.halo_width;
+  options.max_fused_steps = heat_max_fused_steps(solver, config, decomposition, widths);
+  options.tunes_transport = transports;
+  options.transport = solver.transport();
+  const autotune::SearchSpace search_space = heat_space(space, options);
   const std::string kernel = heat_kernel_label(space, widths.size() >= 2, decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
@@ -51,12 +70,23 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
   setup.stream = stream;
   setup.comm = decomposition.comm();
   setup.max_steps = max_steps;
-  // Runs of whole exchange cycles of every candidate width time every width fairly.
-  setup.run_multiple = widths.empty() ? 1 : *std::max_element(widths.begin(), widths.end());
+  // Runs of whole exchange cycles of every candidate width, and of whole fused launches of every
+  // candidate depth, time every candidate fairly (a 2-step run would time 8 fused steps as 2).
+  const int widest = widths.empty() ? 1 : *std::max_element(widths.begin(), widths.end());
+  int deepest = 1;
+  if (space == mesh::MemorySpace::device) {
+    const auto& fused = search_space.parameter("fused_steps").values;
+    deepest = *std::max_element(fused.begin(), fused.end());
+  }
+  setup.run_multiple = std::lcm(widest, deepest);
   SolverSteps steps(solver, heat_cuda_params);
   return tune_online(steps, search_space, setup);
 }
 
+template int heat_max_fused_steps<float>(const HeatSolver<float>&, const HeatConfig&, const mesh::Decomposition<2>&,
+                                         const std::vector<int>&);
+template int heat_max_fused_steps<double>(const HeatSolver<double>&, const HeatConfig&, const mesh::Decomposition<2>&,
+                                          const std::vector<int>&);
 template HeatTuningResult tune_heat<float>(HeatSolver<float>&, const HeatConfig&, const mesh::Decomposition<2>&,
                                            mesh::MemorySpace, StreamHandle, const std::vector<int>&,
                                            std::optional<std::int64_t>, bool);

@@ -26,11 +26,28 @@ std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decompo
 /// and `resolved` (what "auto" chose) NCCL, so NCCL is built in and every rank has its own GPU.
 bool heat_transport_is_tuned(const RunOptions& run, mesh::MemorySpace space, halo::Transport resolved, int ranks);
 
-/// The heat solver's space: the CUDA launch shape for device fields, "ghost_width" over `widths`
-/// when there are two or more (default: `default_width`), and "nccl" (1: NCCL, 0: MPI; default
-/// `transport`) when `tunes_transport`. May have no parameter.
-autotune::SearchSpace heat_space(mesh::MemorySpace space, const std::vector<int>& widths, int default_width,
-                                 bool tunes_transport = false, halo::Transport transport = halo::Transport::mpi);
+/// What the heat solver's space holds besides the CUDA launch shape.
+struct HeatSpaceOptions {
+  std::size_t value_bytes = sizeof(double);  ///< the precision, for the fused tiles' shared memory
+  std::vector<int> widths;                   ///< exchange widths to try; tuned when two or more
+  int default_width = 1;
+  /// Cap on fused steps: 1 with moving boundaries, the fixed exchange width on several ranks. With
+  /// a tuned width, fused_steps <= ghost_width is a constraint as well.
+  int max_fused_steps = 8;
+  bool tunes_transport = false;  ///< adds "nccl" (1: NCCL, 0: MPI; default `transport`)
+  halo::Transport transport = halo::Transport::mpi;
+};
+
+/// The heat solver's space: the CUDA launch shape and fused steps for device fields,
+/// "ghost_width" over the widths when there are two or more, and "nccl" when the transport is
+/// tuned. May have no parameter.
+autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& options);
+
+/// The cap on fused steps for `solver` (see HeatSpaceOptions): 8, 1 when its boundary values
+/// move, the deck's halo.width on several ranks when the width is not tuned.
+template <class T>
+int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
+                         const mesh::Decomposition<2>& decomposition, const std::vector<int>& widths);
 
 /// "heat2d:cuda", "heat2d:host", with ":ghost_width/<dims>" when the exchange width is tuned and
 /// ":transport" when the halo transport is.

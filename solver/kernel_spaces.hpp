@@ -11,8 +11,10 @@
 
 namespace gridflow::solver {
 
-/// block_x {32,64,128,256} x block_y {1,2,4,8,16} x cells_per_thread {1,2,4,8}, block_x*block_y <= 1024.
-autotune::SearchSpace heat_cuda_space();
+/// block_x {32,64,128,256} x block_y {1,2,4,8,16} x cells_per_thread {1,2,4,8} x fused_steps
+/// {1,2,4,8} up to `max_fused_steps`; block_x*block_y <= 1024, and a fused tile of values of
+/// `value_bytes` within the shared memory of a launch.
+autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps = 8);
 /// block_x {32,64,128,256} x block_y {1,2,4,8} x cells_z {1,2,4,8,16} x shared_tile {0,1} x
 /// cells_x {1,2,4}; block_x*block_y <= 1024, the shared tile only with cells_x = 1, and, with the shared tile, (block_x+2)(block_y+2) values of
 /// `value_bytes` each within 48 KiB (the static shared-memory limit of a launch).

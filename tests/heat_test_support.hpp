@@ -21,18 +21,19 @@ inline solver::HeatConfig heat_config(const std::string& deck_text, const std::v
   return config;
 }
 
-/// Runs `config` over `comm` on host fields and returns the whole final field (points 0..n) on
-/// every rank, row-major (j * (n0 + 1) + i).
+/// Runs `config` over `comm` in `space` (the CUDA kernels with `cuda` for device fields) and
+/// returns the whole final field (points 0..n) on every rank, row-major (j * (n0 + 1) + i).
 template <class T>
 std::vector<T> run_heat_gathered(const solver::HeatConfig& config, MPI_Comm comm,
                                  mesh::MemorySpace space = mesh::MemorySpace::host,
-                                 halo::Transport transport = halo::Transport::mpi) {
+                                 halo::Transport transport = halo::Transport::mpi,
+                                 const kernels::stencil::HeatCudaParams& cuda = {}) {
   const mesh::Decomposition<2> decomposition(config.grid, comm,
                                              {config.run.decomposition[0], config.run.decomposition[1]},
                                              config.run.halo_width);
   std::optional<mesh::Stream> stream;
   if (space == mesh::MemorySpace::device) stream.emplace();
-  solver::HeatSolver<T> solver(config, decomposition, space, stream ? stream->get() : nullptr, transport);
+  solver::HeatSolver<T> solver(config, decomposition, space, stream ? stream->get() : nullptr, transport, cuda);
   solver.advance(config.steps);
   mesh::Field<T, 2> host(decomposition.owned(), config.run.halo_width, mesh::MemorySpace::host);
   if (stream) mesh::synchronize(stream->get());
@@ -46,6 +47,22 @@ std::vector<T> run_heat_gathered(const solver::HeatConfig& config, MPI_Comm comm
   MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()),
                 sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE, MPI_SUM, comm);
   return global;
+}
+
+/// The points of `owned` (this rank's) where the two solvers' solutions differ, after the work
+/// queued on `stream` (nullptr for host fields) has finished.
+template <class T>
+std::size_t owned_points_differing(const solver::HeatSolver<T>& a, const solver::HeatSolver<T>& b,
+                                   const mesh::Box<2>& owned, StreamHandle stream) {
+  mesh::Field<T, 2> x(owned, a.ghost_capacity(), mesh::MemorySpace::host);
+  mesh::Field<T, 2> y(owned, b.ghost_capacity(), mesh::MemorySpace::host);
+  if (stream) mesh::synchronize(stream);
+  x.copy_from(a.solution());
+  y.copy_from(b.solution());
+  std::size_t differ = 0;
+  for (auto j = owned.lo[1]; j <= owned.hi[1]; ++j)
+    for (auto i = owned.lo[0]; i <= owned.hi[0]; ++i) differ += x(i, j) != y(i, j);
+  return differ;
 }
 
 }  // namespace gridflow::testing

@@ -2,6 +2,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <utility>
+
 #include "gridflow/config.hpp"
 #include "kernels/stencil/heat_cuda.hpp"
 #include "kernels/stencil/heat_point.hpp"
@@ -49,11 +51,52 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
 #endif
 }
 
+// The reference for fused steps: single host steps on the boxes that still reach `update`, through
+// scratch copies of `in`'s layout.
+template <class T>
+void heat_steps_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
+                     const mesh::Box<2>& active, int steps, HeatCoefficients<T> c) {
+  mesh::Field<T, 2> now(in.owned(), in.ghost_width(), mesh::MemorySpace::host, "heat_steps_now");
+  mesh::Field<T, 2> next(in.owned(), in.ghost_width(), mesh::MemorySpace::host, "heat_steps_next");
+  now.copy_from(in);
+  next.copy_from(in);
+  for (int q = 0; q < steps; ++q) {
+    heat_step_host(now, next, update.grow(steps - 1 - q).intersect(active), c);
+    std::swap(now, next);
+  }
+  for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
+    for (auto i = update.lo[0]; i <= update.hi[0]; ++i) out(i, j) = now(i, j);
+}
+
+template <class T>
+void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
+                const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params,
+                StreamHandle stream) {
+  GRIDFLOW_REQUIRE(steps >= 1, "heat steps: at least one step");
+  GRIDFLOW_REQUIRE(active.contains(update), "heat steps: the update box must lie in the active box");
+  if (steps == 1) return heat_step(in, out, update, c, params, stream);
+  GRIDFLOW_REQUIRE(in.same_layout(out) && in.space() == out.space(), "heat steps need two fields of one layout and space");
+  if (update.empty()) return;
+  GRIDFLOW_REQUIRE(in.ghosted().contains(update.grow(steps).intersect(active.grow(1))),
+                   "heat steps read points outside the ghosted box");
+  if (in.space() == mesh::MemorySpace::host) return heat_steps_host(in, out, update, active, steps, c);
+#if GRIDFLOW_HAVE_CUDA
+  launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, stream);
+#else
+  (void)stream;
+  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
+#endif
+}
+
 template void heat_step_host<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>);
 template void heat_step_host<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&, HeatCoefficients<double>);
 template void heat_step<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>,
                                const HeatCudaParams&, StreamHandle);
 template void heat_step<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&, HeatCoefficients<double>,
                                 const HeatCudaParams&, StreamHandle);
+template void heat_steps<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&,
+                                const mesh::Box<2>&, int, HeatCoefficients<float>, const HeatCudaParams&, StreamHandle);
+template void heat_steps<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&,
+                                 const mesh::Box<2>&, int, HeatCoefficients<double>, const HeatCudaParams&, StreamHandle);
 
 }  // namespace gridflow::kernels::stencil

@@ -24,4 +24,18 @@ template <class T>
 void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c,
                const HeatCudaParams& params = {}, StreamHandle stream = nullptr);
 
+/// `steps` heat steps at once (temporal blocking): out on `update` = the values `steps` successive
+/// heat_step calls give there, starting from `in`, when each step updates the points of `active`
+/// (the grid's interior) and every other point keeps its value. Only points of
+/// update.grow(steps) that lie in active.grow(1) are read (the rest cannot reach `update`), and
+/// they must lie in in's ghosted box; `update` must lie in `active`. Other points of `out` are left
+/// as they were. Host fields: `steps` host-oracle steps through scratch fields (the reference).
+/// Device fields: one launch of the fused kernel (tile block_x x block_y*cells_per_thread of
+/// `params`, whose fused_steps is not consulted), or the one-step kernel when `steps` is 1.
+/// Throws Error when the fused tile does not fit in shared memory.
+template <class T>
+void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
+                const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params = {},
+                StreamHandle stream = nullptr);
+
 }  // namespace gridflow::kernels::stencil

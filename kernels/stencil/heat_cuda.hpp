@@ -13,4 +13,12 @@ template <class T>
 void launch_heat_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
                       const mesh::Box<2>& update, T cx, T cy, StreamHandle stream);
 
+/// heat_steps on the device: `steps` steps in one launch, shared-memory tiles of params' block
+/// shape grown by `steps`; `active` as in heat_steps. Throws Error when the tile does not fit in
+/// shared memory.
+template <class T>
+void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
+                            const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
+                            StreamHandle stream);
+
 }  // namespace gridflow::kernels::stencil

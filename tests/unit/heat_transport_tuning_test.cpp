@@ -20,8 +20,12 @@ TEST(HeatTransportTuning, OnlyAutoOnSeveralGpusThatResolvedToNccl) {
 }
 
 TEST(HeatTransportTuning, TheSpaceAndLabelNameTheTransport) {
-  const auto tuned = gridflow::solver::heat_space(MemorySpace::device, {}, 1, true, Transport::nccl);
+  gridflow::solver::HeatSpaceOptions plain;
+  auto with_transport = plain;
+  with_transport.tunes_transport = true;
+  with_transport.transport = Transport::nccl;
+  const auto tuned = gridflow::solver::heat_space(MemorySpace::device, with_transport);
   EXPECT_EQ(tuned.default_configuration().at("nccl"), 1);
-  EXPECT_EQ(tuned.enumerate().size(), 2 * gridflow::solver::heat_space(MemorySpace::device, {}, 1).enumerate().size());
-  EXPECT_FALSE(gridflow::solver::heat_space(MemorySpace::device, {}, 1).default_configuration().has("nccl"));
+  EXPECT_EQ(tuned.enumerate().size(), 2 * gridflow::solver::heat_space(MemorySpace::device, plain).enumerate().size());
+  EXPECT_FALSE(gridflow::solver::heat_space(MemorySpace::device, plain).default_configuration().has("nccl"));
 }

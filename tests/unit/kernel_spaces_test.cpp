@@ -10,6 +10,7 @@
 #include "autotune/legal_only_evaluator.hpp"
 #include "autotune/timer.hpp"
 #include "autotune/tuner.hpp"
+#include "solver/heat_tuning.hpp"
 #include "solver/kernel_spaces.hpp"
 
 namespace {
@@ -51,12 +52,13 @@ void expect_only_legal(const gridflow::autotune::SearchSpace& space, gridflow::a
 }  // namespace
 
 TEST(KernelSpaces, HeatDefaultIsTheStructDefaultAndRoundTrips) {
-  const auto space = gridflow::solver::heat_cuda_space();
+  const auto space = gridflow::solver::heat_cuda_space(sizeof(double));
   const auto d = gridflow::solver::heat_cuda_params(space.default_configuration());
   const gridflow::kernels::stencil::HeatCudaParams expected;
   EXPECT_EQ(d.block_x, expected.block_x);
   EXPECT_EQ(d.block_y, expected.block_y);
   EXPECT_EQ(d.cells_per_thread, expected.cells_per_thread);
+  EXPECT_EQ(d.fused_steps, expected.fused_steps);
   for (const auto& c : space.enumerate()) {
     Configuration back;
     gridflow::solver::set_heat_cuda_params(back, gridflow::solver::heat_cuda_params(c));
@@ -85,9 +87,12 @@ TEST(KernelSpaces, JacobiRespectsThreadsAndSharedMemoryPerPrecision) {
 }
 
 TEST(KernelSpaces, NoIllegalConfigurationReachesTheKernel) {
-  const auto heat = gridflow::solver::heat_cuda_space();
+  const auto heat = gridflow::solver::heat_cuda_space(sizeof(double));
   const auto jacobi = gridflow::solver::jacobi_cuda_space(sizeof(double));
-  auto heat_legal = [](const Configuration& c) { return gridflow::solver::heat_cuda_params(c).valid(); };
+  auto heat_legal = [](const Configuration& c) {
+    const auto p = gridflow::solver::heat_cuda_params(c);
+    return p.valid() && (p.fused_steps == 1 || p.fused_shared_bytes(p.fused_steps, sizeof(double)) <= 48u * 1024u);
+  };
   auto jacobi_legal = [](const Configuration& c) {
     const auto p = gridflow::solver::jacobi_cuda_params(c);
     return p.valid() && (!p.shared_tile || (p.block_x + 2) * (p.block_y + 2) * sizeof(double) <= 48u * 1024u);
@@ -101,13 +106,46 @@ TEST(KernelSpaces, NoIllegalConfigurationReachesTheKernel) {
 }
 
 TEST(KernelSpaces, TheGuardRefusesAnIllegalConfigurationAsABug) {
-  const auto space = gridflow::solver::heat_cuda_space();
+  const auto space = gridflow::solver::heat_cuda_space(sizeof(double));
   RecordingEvaluator recorder;
   gridflow::autotune::LegalOnlyEvaluator guarded(space, recorder);
-  const Configuration too_many_threads{{"block_x", 256}, {"block_y", 16}, {"cells_per_thread", 1}};
+  const Configuration too_many_threads{{"block_x", 256}, {"block_y", 16}, {"cells_per_thread", 1}, {"fused_steps", 1}};
   EXPECT_THROW(guarded.run(too_many_threads), std::logic_error);
   EXPECT_THROW(guarded.check(too_many_threads), std::logic_error);
   EXPECT_TRUE(recorder.seen.empty());
   guarded.run(space.default_configuration());
   EXPECT_EQ(guarded.forwarded(), 1u);
+}
+
+TEST(KernelSpaces, HeatFusedStepsRespectSharedMemoryTheCapAndTheGhostWidth) {
+  using gridflow::kernels::stencil::HeatCudaParams;
+  for (const std::size_t bytes : {sizeof(float), sizeof(double)}) {
+    std::size_t fused = 0;
+    for (const auto& c : gridflow::solver::heat_cuda_space(bytes).enumerate()) {
+      const auto p = gridflow::solver::heat_cuda_params(c);
+      if (p.fused_steps == 1) continue;
+      ++fused;
+      // two tiles of block_x x (block_y cells_per_thread + 2k) values
+      const std::size_t tile = p.block_x * (p.block_y * p.cells_per_thread + 2 * p.fused_steps);
+      EXPECT_LE(2 * tile * bytes, HeatCudaParams::max_shared_bytes) << c;
+    }
+    EXPECT_GT(fused, 50u);
+  }
+  // a 256 x 32 tile fused 8 deep: 2 * 256 * 48 doubles, over the limit
+  EXPECT_FALSE((HeatCudaParams{256, 4, 8, 8}.fits_shared_memory(sizeof(double))));
+  EXPECT_TRUE((HeatCudaParams{256, 4, 8, 1}.fits_shared_memory(sizeof(double))));  // one step: no tile
+
+  for (const auto& c : gridflow::solver::heat_cuda_space(sizeof(float), 2).enumerate())
+    EXPECT_LE(c.at("fused_steps"), 2) << c;
+  EXPECT_EQ(gridflow::solver::heat_cuda_space(sizeof(float), 1).parameter("fused_steps").values.size(), 1u);
+
+  gridflow::solver::HeatSpaceOptions options;
+  options.value_bytes = sizeof(float);
+  options.widths = {1, 2, 4};
+  std::size_t deep = 0;
+  for (const auto& c : gridflow::solver::heat_space(gridflow::mesh::MemorySpace::device, options).enumerate()) {
+    EXPECT_LE(c.at("fused_steps"), c.at("ghost_width")) << c;
+    deep += c.at("fused_steps") == 4;
+  }
+  EXPECT_GT(deep, 0u);
 }

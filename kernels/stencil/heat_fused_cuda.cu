@@ -1,0 +1,129 @@
+// Temporal blocking of the heat stencil: one launch takes K steps. A block loads a tile of its
+// output points grown by K on each side into shared memory, steps it K times there (step s is
+// valid on the tile shrunk by s: the rim is recomputed by the neighbouring blocks, not exchanged),
+// and writes its output points once. Each thread owns one column of the tile, so every warp has
+// the same work in every step (a tile wider than the block left a few lanes a second pass that
+// the whole block waited for at each barrier). Every point is computed by heat_point from the same values a
+// chain of single steps would use, so the result is the chain's, bit for bit.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "kernels/stencil/heat_cuda.hpp"
+#include "kernels/stencil/heat_point.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::stencil {
+
+namespace {
+
+/// One launch's boxes relative to the update box's low corner, bounds inclusive.
+struct FusedGeometry {
+  int nx, ny;                  ///< the update box's extent
+  int ax0, ax1, ay0, ay1;      ///< active points: updated each step; the others keep their values
+  int rx0, rx1, ry0, ry1;      ///< points read from `in`: update.grow(K) within active.grow(1)
+  int steps;                   ///< K
+  int rows;                    ///< output rows per block: block_y * cells_per_thread
+};
+
+template <class T>
+__global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, FusedGeometry g, T cx,
+                                  T cy) {
+  extern __shared__ unsigned char shared_bytes[];
+  const int K = g.steps;
+  const int W = blockDim.x, H = g.rows + 2 * K;
+  T* now = reinterpret_cast<T*>(shared_bytes);
+  T* next = now + W * H;
+  const int x0 = blockIdx.x * (W - 2 * K) - K;  // tile origin, relative to the update box
+  const int y0 = blockIdx.y * g.rows - K;
+  const int c = threadIdx.x;  // this thread's column
+  const int x = x0 + c;
+
+  // Points that cannot reach an output point are never read (they may lie outside the field);
+  // they hold 0 and stay out of every output point's dependence cone.
+  const bool column_readable = x >= g.rx0 && x <= g.rx1;
+  for (int r = threadIdx.y; r < H; r += blockDim.y) {
+    const int y = y0 + r;
+    now[r * W + c] = column_readable && y >= g.ry0 && y <= g.ry1 ? __ldg(in + y * pitch + x) : T(0);
+  }
+  __syncthreads();
+
+  for (int s = 1; s <= K; ++s) {
+    // Step s on rows and columns [s, extent - s); each thread walks a run of rows of its column,
+    // keeping the points above and below in registers.
+    const int run = (H - 2 * s + blockDim.y - 1) / blockDim.y;
+    const int r0 = s + threadIdx.y * run, r1 = min(r0 + run, H - s);
+    if (c >= s && c < W - s && r0 < r1) {
+      const bool column_active = x >= g.ax0 && x <= g.ax1;
+      T below = now[(r0 - 1) * W + c], centre = now[r0 * W + c];
+      for (int r = r0; r < r1; ++r) {
+        const T above = now[(r + 1) * W + c];
+        const int y = y0 + r;
+        const bool active = column_active && y >= g.ay0 && y <= g.ay1;
+        next[r * W + c] = active ? heat_point(centre, now[r * W + c - 1], now[r * W + c + 1], below, above, cx, cy) : centre;
+        below = centre;
+        centre = above;
+      }
+    }
+    __syncthreads();
+    T* t = now;
+    now = next;
+    next = t;
+  }
+
+  if (c < K || c >= W - K || x >= g.nx) return;
+  for (int r = threadIdx.y; r < g.rows; r += blockDim.y) {
+    const int y = y0 + K + r;
+    if (y >= g.ny) break;
+    out[y * pitch + x] = now[(r + K) * W + c];
+  }
+}
+
+int relative(std::int64_t global, std::int64_t origin) { return static_cast<int>(global - origin); }
+
+}  // namespace
+
+template <class T>
+void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
+                            const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
+                            StreamHandle stream) {
+  GRIDFLOW_REQUIRE(params.valid() && steps >= 1 && params.block_x > 2 * steps, "invalid heat CUDA parameters");
+  if (update.empty()) return;
+  const std::size_t shared = params.fused_shared_bytes(steps, sizeof(T));
+  if (shared > HeatCudaParams::max_shared_bytes)
+    throw Error("heat kernel: " + std::to_string(steps) + " fused steps with a " + std::to_string(params.block_x) + "x" +
+                std::to_string(params.block_y * params.cells_per_thread) + " tile cannot launch: it needs " +
+                std::to_string(shared) + " bytes of shared memory, more than " +
+                std::to_string(HeatCudaParams::max_shared_bytes));
+  const auto lo = update.lo;
+  const auto readable = update.grow(steps).intersect(active.grow(1));
+  FusedGeometry g{};
+  g.nx = static_cast<int>(update.extent(0));
+  g.ny = static_cast<int>(update.extent(1));
+  g.ax0 = relative(active.lo[0], lo[0]);
+  g.ax1 = relative(active.hi[0], lo[0]);
+  g.ay0 = relative(active.lo[1], lo[1]);
+  g.ay1 = relative(active.hi[1], lo[1]);
+  g.rx0 = relative(readable.lo[0], lo[0]);
+  g.rx1 = relative(readable.hi[0], lo[0]);
+  g.ry0 = relative(readable.lo[1], lo[1]);
+  g.ry1 = relative(readable.hi[1], lo[1]);
+  g.steps = steps;
+  g.rows = params.block_y * params.cells_per_thread;
+  const T* src = in.data + in.offset(lo[0], lo[1]);
+  T* dst = out.data + out.offset(lo[0], lo[1]);
+  const dim3 block(params.block_x, params.block_y);
+  const int columns = params.block_x - 2 * steps;  // output columns per block
+  const dim3 grid((g.nx + columns - 1) / columns, (g.ny + g.rows - 1) / g.rows);
+  heat_fused_kernel<T><<<grid, block, shared, stream>>>(src, dst, in.stride[1], g, cx, cy);
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+template void launch_heat_fused_cuda<float>(const HeatCudaParams&, mesh::FieldView<const float, 2>,
+                                            mesh::FieldView<float, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
+                                            float, float, StreamHandle);
+template void launch_heat_fused_cuda<double>(const HeatCudaParams&, mesh::FieldView<const double, 2>,
+                                             mesh::FieldView<double, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
+                                             double, double, StreamHandle);
+
+}  // namespace gridflow::kernels::stencil
