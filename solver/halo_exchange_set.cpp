@@ -12,9 +12,13 @@ HaloExchangeSet<T>::HaloExchangeSet(const mesh::Decomposition<3>& decomposition,
 template <class T>
 void HaloExchangeSet<T>::exchange(mesh::Field<T, 3>& field, int width) {
   if (m_decomposition.size() == 1) return;
-  auto& exchange = m_by_width[width];
-  if (!exchange)
+  auto& exchange = m_built[{width, m_transport}];
+  if (!exchange) {
+    // One communicator for every width: creating one costs about a second on GPUs.
+    if (m_transport == halo::Transport::nccl && !m_nccl)
+      m_nccl = std::make_shared<const halo::NcclComm>(m_decomposition.comm());
     exchange = std::make_unique<halo::HaloExchange<T, 3>>(m_decomposition, field, width, m_transport, m_stream, m_nccl);
+  }
   exchange->exchange(field);
 }
 

@@ -13,11 +13,6 @@ std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decompo
   return exchange_widths(run, decomposition);
 }
 
-bool heat_transport_is_tuned(const RunOptions& run, mesh::MemorySpace space, halo::Transport resolved, int ranks) {
-  return space == mesh::MemorySpace::device && ranks > 1 && run.halo_transport == "auto" &&
-         resolved == halo::Transport::nccl;
-}
-
 autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& o) {
   autotune::SearchSpace s =
       space == mesh::MemorySpace::device ? heat_cuda_space(o.value_bytes, o.max_fused_steps) : autotune::SearchSpace{};
@@ -25,7 +20,7 @@ autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions
   if (space == mesh::MemorySpace::device && o.widths.size() >= 2)
     s.require("fused_steps <= ghost_width (ghosts stay valid for that many steps)",
               [](const autotune::Configuration& c) { return c.at("fused_steps") <= c.at("ghost_width"); });
-  if (o.tunes_transport) s.add(autotune::Parameter::boolean("nccl", o.transport == halo::Transport::nccl));
+  add_halo_transport(s, o.tunes_transport, o.transport);
   return s;
 }
 
@@ -49,7 +44,7 @@ template <class T>
 HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
                            mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
                            std::optional<std::int64_t> max_steps, bool remeasure) {
-  const bool transports = heat_transport_is_tuned(config.run, space, solver.transport(), decomposition.size());
+  const bool transports = halo_transport_is_tuned(config.run, space, solver.transport(), decomposition.size());
   HeatSpaceOptions options;
   options.value_bytes = sizeof(T);
   options.widths = widths;

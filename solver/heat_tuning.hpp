@@ -14,6 +14,7 @@
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
 #include "solver/online_tuning.hpp"
+#include "solver/transport_tuning.hpp"
 
 namespace gridflow::solver {
 
@@ -21,10 +22,6 @@ namespace gridflow::solver {
 /// axis, on several ranks, when tuning is on and the deck does not set halo.width; else empty.
 /// Collective over the decomposition's communicator.
 std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decomposition<2>& decomposition);
-
-/// Whether the halo transport is tuned: device fields on several ranks, halo.transport = "auto",
-/// and `resolved` (what "auto" chose) NCCL, so NCCL is built in and every rank has its own GPU.
-bool heat_transport_is_tuned(const RunOptions& run, mesh::MemorySpace space, halo::Transport resolved, int ranks);
 
 /// What the heat solver's space holds besides the CUDA launch shape.
 struct HeatSpaceOptions {

@@ -36,6 +36,9 @@ void JacobiIteration<T>::set_tunables(const JacobiTunables& tunables) {
     throw Error("Jacobi solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
                 std::to_string(m_u_in.ghost_width()) + ", the ghost width the fields were allocated with");
   if (!tunables.cuda.valid()) throw Error("Jacobi solver: invalid CUDA parameters");
+  if (tunables.transport == halo::Transport::nccl && m_u_in.space() != mesh::MemorySpace::device)
+    throw Error("Jacobi solver: the nccl halo transport needs device fields");
+  m_halos.set_transport(tunables.transport);
   m_tunables = tunables;
 }
 

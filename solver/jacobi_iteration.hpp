@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "halo/transport.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "solver/halo_exchange_set.hpp"
 #include "solver/poisson_solver.hpp"
@@ -20,13 +21,21 @@
 namespace gridflow::solver {
 
 /// What may change between two sweeps without changing the iterates: every launch shape computes
-/// each point with jacobi_point, and every width recomputes the same overlap values. The fused
-/// residual is summed per CUDA block, so on device fields its last bits follow the launch shape
-/// (and the order the blocks finish in); on host fields it does not depend on either.
+/// each point with jacobi_point, every width recomputes the same overlap values, and every
+/// transport delivers the same ghost values. The fused residual is summed per CUDA block, so on
+/// device fields its last bits follow the launch shape (and the order the blocks finish in); on
+/// host fields it does not depend on either.
 struct JacobiTunables {
   kernels::stencil::JacobiCudaParams cuda;  ///< launch shape of the CUDA sweeps (device fields)
   int exchange_width = 1;                   ///< ghost layers exchanged = sweeps per exchange at most
+  halo::Transport transport = halo::Transport::mpi;  ///< how the exchanges travel (several ranks)
 };
+
+/// What an untuned solve sweeps with: the default launch shape, halo.width sweeps per exchange,
+/// the context's transport.
+inline JacobiTunables default_jacobi_tunables(const PoissonContext& context) {
+  return {{}, context.config.run.halo_width, context.transport};
+}
 
 template <class T>
 class JacobiIteration {
@@ -46,7 +55,8 @@ class JacobiIteration {
   std::int64_t step() const { return m_done; }
 
   /// Applies to the sweeps that follow. Throws Error for a width outside 1..ghost width of the
-  /// fields or invalid CUDA parameters. A width's exchange is set up (collectively) on first use.
+  /// fields, invalid CUDA parameters, or NCCL on host fields. A width and transport's exchange is
+  /// set up (collectively) on first use.
   void set_tunables(const JacobiTunables& tunables);
   const JacobiTunables& tunables() const { return m_tunables; }
 

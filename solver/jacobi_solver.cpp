@@ -6,12 +6,12 @@ namespace gridflow::solver {
 
 template <class T>
 JacobiSolver<T>::JacobiSolver(const PoissonContext& context, std::optional<JacobiOnlineTuning> tuning)
-    : m_context(context), m_tuning(std::move(tuning)), m_tunables{{}, context.config.run.halo_width} {}
+    : m_context(context), m_tuning(std::move(tuning)), m_tunables(default_jacobi_tunables(context)) {}
 
 template <class T>
 SolveReport JacobiSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
                                    const std::function<void(const ResidualRecord&)>& progress) {
-  JacobiIteration<T> iteration(m_context, u, f, b_norm, progress, {{}, m_context.config.run.halo_width});
+  JacobiIteration<T> iteration(m_context, u, f, b_norm, progress, default_jacobi_tunables(m_context));
   if (m_tuning) {
     const auto result = tune_jacobi(iteration, m_context, m_tuning->widths, jacobi_tuning_sweeps(m_context.config));
     if (m_tuning->on_tuned) m_tuning->on_tuned(result);

@@ -6,6 +6,7 @@
 #include "mesh/check.hpp"
 #include "solver/exchange_widths.hpp"
 #include "solver/kernel_spaces.hpp"
+#include "solver/transport_tuning.hpp"
 
 namespace gridflow::solver {
 
@@ -20,17 +21,20 @@ PoissonConfig with_jacobi_ghosts(const PoissonConfig& config, const std::vector<
 }
 
 autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const std::vector<int>& widths,
-                                   int default_width) {
+                                   int default_width, bool tunes_transport, halo::Transport transport) {
   autotune::SearchSpace s =
       space == mesh::MemorySpace::device ? jacobi_cuda_space(value_bytes) : autotune::SearchSpace{};
   add_exchange_width(s, widths, default_width);
+  add_halo_transport(s, tunes_transport, transport);
   return s;
 }
 
-std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width,
-                                const mesh::Decomposition<3>& decomposition) {
-  const std::string label = space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host";
-  return tunes_width ? label + exchange_width_label(decomposition) : label;
+std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<3>& decomposition,
+                                bool tunes_transport) {
+  std::string label = space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host";
+  if (tunes_width) label += exchange_width_label(decomposition);
+  if (tunes_transport) label += ":transport";
+  return label;
 }
 
 std::int64_t jacobi_slowest_sweeps(const PoissonConfig& config) {
@@ -58,8 +62,11 @@ OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonConte
                                const std::vector<int>& widths, std::optional<std::int64_t> max_sweeps, bool remeasure) {
   const auto& config = context.config;
   const auto& decomposition = context.decomposition;
-  const autotune::SearchSpace search_space = jacobi_space(context.space, sizeof(T), widths, config.run.halo_width);
-  const std::string kernel = jacobi_kernel_label(context.space, widths.size() >= 2, decomposition);
+  const bool transports =
+      halo_transport_is_tuned(config.run, context.space, iteration.tunables().transport, decomposition.size());
+  const autotune::SearchSpace search_space =
+      jacobi_space(context.space, sizeof(T), widths, config.run.halo_width, transports, iteration.tunables().transport);
+  const std::string kernel = jacobi_kernel_label(context.space, widths.size() >= 2, decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
             nothing_to_tune(config.run.tuning.mode == TuningMode::off && !remeasure,

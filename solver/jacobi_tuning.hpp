@@ -1,7 +1,8 @@
 #pragma once
 // On-line tuning of the Jacobi solver: the first sweeps of the real solve are the measurements.
 // Candidates: the CUDA launch shape on device fields; on several ranks, unless the deck sets
-// halo.width, the exchange width (sweeps per exchange). Measured runs are whole multiples of
+// halo.width, the exchange width (sweeps per exchange); on several GPUs with halo.transport =
+// "auto" resolved to NCCL, the halo transport (NCCL or host-staged MPI). Measured runs are whole multiples of
 // poisson.check_every sweeps and start on a check boundary, so every run holds the same residual
 // checks at the same places: every candidate is timed on the same mix of plain and checking
 // sweeps, and the checks stay on the sweeps an untuned solve checks (jacobi_iteration.hpp).
@@ -29,13 +30,17 @@ std::vector<int> jacobi_exchange_widths(const PoissonConfig& config, const mesh:
 /// keeps `config`, whose halo.width is the width it sweeps with until tuned.
 PoissonConfig with_jacobi_ghosts(const PoissonConfig& config, const std::vector<int>& widths);
 
-/// The CUDA launch shape for device fields (values of `value_bytes`), and "ghost_width" over
-/// `widths` when there are two or more (default: `default_width`). May have no parameter.
+/// The CUDA launch shape for device fields (values of `value_bytes`), "ghost_width" over `widths`
+/// when there are two or more (default: `default_width`), and "nccl" (default `transport`) when
+/// `tunes_transport`. May have no parameter.
 autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const std::vector<int>& widths,
-                                   int default_width);
+                                   int default_width, bool tunes_transport = false,
+                                   halo::Transport transport = halo::Transport::mpi);
 
-/// "jacobi3d:cuda", "jacobi3d:host", with ":ghost_width/<dims>" when the exchange width is tuned.
-std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<3>& decomposition);
+/// "jacobi3d:cuda", "jacobi3d:host", with ":ghost_width/<dims>" when the exchange width is tuned
+/// and ":transport" when the halo transport is.
+std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<3>& decomposition,
+                                bool tunes_transport = false);
 
 /// Sweeps the zero initial guess needs at most (in exact arithmetic) to bring the relative
 /// residual under poisson.tolerance: ln(tolerance) / ln(rho), with rho the spectral radius of the

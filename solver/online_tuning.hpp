@@ -19,6 +19,7 @@
 #include "halo/transport.hpp"
 #include "mesh/box.hpp"
 #include "mesh/memory_space.hpp"
+#include "solver/transport_tuning.hpp"
 #include "solver/collective_tuning.hpp"
 #include "solver/run_options.hpp"
 
@@ -39,16 +40,10 @@ class SteppedRun {
   virtual std::int64_t advance(std::int64_t count) = 0;
 };
 
-/// Whether a solver's tunables carry a halo transport (HeatTunables does).
-template <class Tunables, class = void>
-struct has_transport : std::false_type {};
-template <class Tunables>
-struct has_transport<Tunables, std::void_t<decltype(std::declval<Tunables&>().transport)>> : std::true_type {};
-
-/// The SteppedRun of a solver whose tunables hold a CUDA launch shape `cuda` and an
-/// `exchange_width` (HeatSolver, JacobiIteration): "ghost_width" sets the width, "nccl" the halo
-/// transport (1: NCCL, 0: MPI) where the tunables have one, and the launch parameters, when `c`
-/// has them, are read by `cuda_of(c)`.
+/// The SteppedRun of a solver whose tunables hold a CUDA launch shape `cuda`, an `exchange_width`
+/// and a halo `transport` (HeatSolver, JacobiIteration): "ghost_width" sets the width, "nccl" the
+/// transport (1: NCCL, 0: MPI), and the launch parameters, when `c` has them, are read by
+/// `cuda_of(c)`.
 template <class Solver, class CudaOf>
 class SolverSteps final : public SteppedRun {
  public:
@@ -58,8 +53,7 @@ class SolverSteps final : public SteppedRun {
     auto tunables = m_base;
     if (c.has("block_x")) tunables.cuda = m_cuda_of(c);
     if (c.has("ghost_width")) tunables.exchange_width = c.at("ghost_width");
-    if constexpr (has_transport<decltype(tunables)>::value)
-      if (c.has("nccl")) tunables.transport = c.at("nccl") ? halo::Transport::nccl : halo::Transport::mpi;
+    tunables.transport = halo_transport_of(c, tunables.transport);
     m_solver.set_tunables(tunables);
   }
   std::int64_t advance(std::int64_t count) override {

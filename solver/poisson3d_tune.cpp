@@ -27,7 +27,7 @@ void tune(const PoissonConfig& config, const RunPlacement<3>& place) {
   const PoissonContext context{config, d, place.space, stream, place.transport};
   // ||b|| = 0 (u = 0 solves it) only scales the residual, which nothing here reads.
   const double b_norm = problem.b_norm() > 0 ? problem.b_norm() : 1.0;
-  JacobiIteration<T> iteration(context, problem.u(), problem.f(), b_norm, {}, {{}, config.run.halo_width});
+  JacobiIteration<T> iteration(context, problem.u(), problem.f(), b_norm, {}, default_jacobi_tunables(context));
   const auto result = tune_jacobi(iteration, context, widths, std::nullopt, /*remeasure=*/true);
   if (d.rank() != 0) return;
   std::printf("%s", offline_tuning_text(result, config.run.tuning).c_str());

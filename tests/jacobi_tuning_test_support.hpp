@@ -29,16 +29,19 @@ struct TunedJacobiSolve {
   PoissonResult<T> solve;
 };
 
+/// `transport`: what halo.transport resolved to (the tuner tries the other one when the deck says
+/// "auto" and this is NCCL).
 template <class T>
 TunedJacobiSolve<T> solve_jacobi_tuned(const solver::PoissonConfig& config, MPI_Comm comm,
-                                       mesh::MemorySpace space = mesh::MemorySpace::host) {
+                                       mesh::MemorySpace space = mesh::MemorySpace::host,
+                                       halo::Transport transport = halo::Transport::mpi) {
   const auto& dims = config.run.decomposition;
   // The split does not depend on the ghost width: this decomposition owns what the solve's will.
   const mesh::Decomposition<3> split(config.grid, comm, {dims[0], dims[1], dims[2]}, config.run.halo_width);
   const auto widths = solver::jacobi_exchange_widths(config, split);
   const solver::PoissonConfig fields = solver::with_jacobi_ghosts(config, widths);
   TunedJacobiSolve<T> out;
-  out.solve = solve_gathered_with<T>(fields, comm, space, halo::Transport::mpi, [&](const solver::PoissonContext& c) {
+  out.solve = solve_gathered_with<T>(fields, comm, space, transport, [&](const solver::PoissonContext& c) {
     const solver::PoissonContext deck_context{config, c.decomposition, c.space, c.stream, c.transport};
     return std::make_unique<solver::JacobiSolver<T>>(
         deck_context, solver::JacobiOnlineTuning{widths, [&](const solver::OnlineTuningResult& r) { out.tuning = r; }});

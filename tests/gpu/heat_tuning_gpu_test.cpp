@@ -63,18 +63,14 @@ TYPED_TEST(HeatTuningGpu, TunedLaunchShapeLeavesTheSolutionBitwiseUnchangedAndIs
   }}
 
 TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
-  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_REQUIRE_NCCL_RANKS();
   using T = TypeParam;
   using namespace gridflow;
-  halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (ranks < 2) GTEST_SKIP() << "the halo transport is tuned on several ranks only; run under mpirun -np 2 or more";
   const auto device = mesh::MemorySpace::device;
-  if (halo::resolve_transport(halo::TransportChoice::automatic, device, MPI_COMM_WORLD) != halo::Transport::nccl)
-    GTEST_SKIP() << "needs NCCL in the build and a GPU of its own for every rank";
   const auto config = gridflow::testing::heat_config(deck, {sizeof(T) == 4 ? "precision=float" : "precision=double", "tuning.mode=off"});
-  EXPECT_TRUE(solver::heat_transport_is_tuned(config.run, device, halo::Transport::nccl, ranks));
+  EXPECT_TRUE(solver::halo_transport_is_tuned(config.run, device, halo::Transport::nccl, ranks));
   solver::HeatSpaceOptions options;
   options.widths = {1, 2};
   options.tunes_transport = true;
