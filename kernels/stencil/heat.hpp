@@ -30,9 +30,10 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
 /// update.grow(steps) that lie in active.grow(1) are read (the rest cannot reach `update`), and
 /// they must lie in in's ghosted box; `update` must lie in `active`. Other points of `out` are left
 /// as they were. Host fields: `steps` host-oracle steps through scratch fields (the reference).
-/// Device fields: one launch of the fused kernel (tile block_x x block_y*cells_per_thread of
-/// `params`, whose fused_steps is not consulted), or the one-step kernel when `steps` is 1.
-/// Throws Error when the fused tile does not fit in shared memory.
+/// Device fields: one launch of the fused kernel (blocks of `params`' shape, each writing
+/// (block_x - 2 steps) x block_y*cells_per_thread points; params.fused_steps is not consulted),
+/// or the one-step kernel when `steps` is 1. Throws Error when the tile does not fit in shared
+/// memory or is no wider than its two rims.
 template <class T>
 void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
                 const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params = {},

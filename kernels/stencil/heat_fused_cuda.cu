@@ -3,8 +3,8 @@
 // valid on the tile shrunk by s: the rim is recomputed by the neighbouring blocks, not exchanged),
 // and writes its output points once. Each thread owns one column of the tile, so every warp has
 // the same work in every step (a tile wider than the block left a few lanes a second pass that
-// the whole block waited for at each barrier). Every point is computed by heat_point from the same values a
-// chain of single steps would use, so the result is the chain's, bit for bit.
+// the whole block waited for at each barrier). Every point is computed by heat_point from the
+// same values a chain of single steps would use, so the result is the chain's, bit for bit.
 #include <cuda_runtime.h>
 
 #include <string>
@@ -87,7 +87,10 @@ template <class T>
 void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
                             const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
                             StreamHandle stream) {
-  GRIDFLOW_REQUIRE(params.valid() && steps >= 1 && params.block_x > 2 * steps, "invalid heat CUDA parameters");
+  GRIDFLOW_REQUIRE(params.valid() && steps >= 1, "invalid heat CUDA parameters");
+  if (params.block_x <= 2 * steps)
+    throw Error("heat kernel: " + std::to_string(steps) + " fused steps need blocks wider than " +
+                std::to_string(2 * steps) + " threads in x (their rims), not " + std::to_string(params.block_x));
   if (update.empty()) return;
   const std::size_t shared = params.fused_shared_bytes(steps, sizeof(T));
   if (shared > HeatCudaParams::max_shared_bytes)

@@ -152,6 +152,12 @@ TYPED_TEST(HeatFusedGpu, FusedStepsAreRefusedWhereTheyCannotBeExact) {
   if (ranks == 1) {
     EXPECT_THROW(fixed.set_tunables(t), Error);
   }
+
+  // A direct call asking for more steps than a 32-wide block has columns beyond its rims.
+  const mesh::Box<2> box{{0, 0}, {40, 40}};
+  mesh::Field<T, 2> in(box, 1, mesh::MemorySpace::device), out(box, 1, mesh::MemorySpace::device);
+  const kernels::stencil::HeatCudaParams narrow{32, 2, 4, 8};
+  EXPECT_THROW(kernels::stencil::heat_steps(in, out, box.grow(-1), box.grow(-1), 16, {T(0.1), T(0.1)}, narrow), Error);
 }
 
 TYPED_TEST(HeatFusedGpu, SwitchingFusedStepsBetweenAdvancesChangesNoBit) {
