@@ -29,6 +29,8 @@ class Expression {
   void eval_bulk(int n, const std::vector<const double*>& columns, double* out) const;
   /// Whether the formula mentions `variable` (e.g. whether a boundary value depends on t).
   bool uses(const std::string& variable) const;
+  /// Whether the formula uses none of its variables (its value is the same everywhere).
+  bool constant() const { return m_used.empty(); }
   const std::string& text() const { return m_text; }
 
  private:

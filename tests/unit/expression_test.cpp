@@ -6,6 +6,7 @@
 
 #include "mesh/check.hpp"
 #include "solver/expression.hpp"
+#include "solver/expression_on_box.hpp"
 
 using gridflow::solver::Expression;
 
@@ -47,4 +48,30 @@ TEST(Expression, UnknownVariableNamesKeyAndAllowedNames) {
     EXPECT_NE(m.find("x, y, t"), std::string::npos) << m;
   }
   EXPECT_THROW(Expression("k", "sin(x", {"x"}), gridflow::InputError);
+}
+
+// evaluate_on_box visits every point of the box once, with the value the formula has there: a
+// formula of the coordinates through the batched bulk path (rows in several batches), a constant
+// one evaluated once.
+TEST(Expression, EvaluatedOnABoxVisitsEveryPointOnceWithItsValue) {
+  gridflow::mesh::Grid<3> grid;
+  grid.n = {1200, 60, 40};
+  grid.length = {1.0, 2.0, 3.0};
+  const gridflow::mesh::Box<3> box{{3, 5, 7}, {1102, 54, 39}};  // 1650 rows of 1100: two batches of <= 2^20 points
+  for (const char* text : {"x + 10*y - 100*z", "2.5 * pi"}) {
+    const Expression e("poisson.rhs", text, {"x", "y", "z"});
+    std::vector<int> visits(static_cast<std::size_t>(box.size()), 0);
+    std::size_t wrong = 0;
+    gridflow::solver::evaluate_on_box(e, grid, box, [&](const auto& p, double v) {
+      const auto k = static_cast<std::size_t>(((p[2] - box.lo[2]) * box.extent(1) + (p[1] - box.lo[1])) * box.extent(0) +
+                                              (p[0] - box.lo[0]));
+      ++visits[k];
+      const double expect = e.eval(grid.coordinate(0, p[0]), grid.coordinate(1, p[1]), grid.coordinate(2, p[2]));
+      wrong += std::abs(v - expect) > 1e-12 * (1 + std::abs(expect));
+    });
+    EXPECT_EQ(wrong, 0u) << text;
+    EXPECT_TRUE(std::all_of(visits.begin(), visits.end(), [](int n) { return n == 1; })) << text;
+  }
+  EXPECT_TRUE(Expression("k", "2.5 * pi", {"x", "y", "z"}).constant());
+  EXPECT_FALSE(Expression("k", "2.5 * z", {"x", "y", "z"}).constant());
 }
