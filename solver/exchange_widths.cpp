@@ -34,9 +34,19 @@ std::string exchange_width_label(const mesh::Decomposition<Dim>& decomposition) 
   return label;
 }
 
+template <int Dim>
+std::string deep_halo_kernel_label(std::string base, bool tunes_width, const mesh::Decomposition<Dim>& decomposition,
+                                   bool tunes_transport) {
+  if (tunes_width) base += exchange_width_label(decomposition);
+  if (tunes_transport) base += ":transport";
+  return base;
+}
+
 template std::vector<int> exchange_widths<2>(const RunOptions&, const mesh::Decomposition<2>&, long long);
 template std::vector<int> exchange_widths<3>(const RunOptions&, const mesh::Decomposition<3>&, long long);
 template std::string exchange_width_label<2>(const mesh::Decomposition<2>&);
 template std::string exchange_width_label<3>(const mesh::Decomposition<3>&);
+template std::string deep_halo_kernel_label<2>(std::string, bool, const mesh::Decomposition<2>&, bool);
+template std::string deep_halo_kernel_label<3>(std::string, bool, const mesh::Decomposition<3>&, bool);
 
 }  // namespace gridflow::solver

@@ -27,4 +27,10 @@ void add_exchange_width(autotune::SearchSpace& space, const std::vector<int>& wi
 template <int Dim>
 std::string exchange_width_label(const mesh::Decomposition<Dim>& decomposition);
 
+/// The cache label of a deep-halo solver's kernel: `base` ("heat2d:cuda"), then
+/// exchange_width_label when the width is tuned and ":transport" when the halo transport is.
+template <int Dim>
+std::string deep_halo_kernel_label(std::string base, bool tunes_width, const mesh::Decomposition<Dim>& decomposition,
+                                   bool tunes_transport);
+
 }  // namespace gridflow::solver

@@ -34,10 +34,8 @@ int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
 
 std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition,
                               bool tunes_transport) {
-  std::string label = space == mesh::MemorySpace::device ? "heat2d:cuda" : "heat2d:host";
-  if (tunes_width) label += exchange_width_label(decomposition);
-  if (tunes_transport) label += ":transport";
-  return label;
+  return deep_halo_kernel_label(space == mesh::MemorySpace::device ? "heat2d:cuda" : "heat2d:host", tunes_width,
+                                decomposition, tunes_transport);
 }
 
 template <class T>

@@ -31,10 +31,8 @@ autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_by
 
 std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<3>& decomposition,
                                 bool tunes_transport) {
-  std::string label = space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host";
-  if (tunes_width) label += exchange_width_label(decomposition);
-  if (tunes_transport) label += ":transport";
-  return label;
+  return deep_halo_kernel_label(space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host", tunes_width,
+                                decomposition, tunes_transport);
 }
 
 std::int64_t jacobi_slowest_sweeps(const PoissonConfig& config) {

@@ -9,6 +9,7 @@
 #include "halo/gpu_binding.hpp"
 #include "halo/transport.hpp"
 #include "mesh/device.hpp"
+#include "mpi_test_support.hpp"
 
 #define GRIDFLOW_REQUIRE_GPU()                                                               \
   do {                                                                                       \
@@ -23,9 +24,7 @@
   do {                                                                                                         \
     GRIDFLOW_REQUIRE_GPU();                                                                                    \
     ::gridflow::halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);                          \
-    int ranks_ = 1;                                                                                            \
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks_);                                                                    \
-    if (ranks_ < 2) GTEST_SKIP() << "the halo transport is tuned on several ranks only; run under mpirun -np 2"; \
+    if (::gridflow::testing::world_size() < 2) GTEST_SKIP() << "the halo transport is tuned on several ranks only; run under mpirun -np 2"; \
     if (::gridflow::halo::resolve_transport(::gridflow::halo::TransportChoice::automatic,                      \
                                             ::gridflow::mesh::MemorySpace::device,                             \
                                             MPI_COMM_WORLD) != ::gridflow::halo::Transport::nccl)              \

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gather_test_support.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
 
@@ -35,18 +36,15 @@ std::vector<T> run_heat_gathered(const solver::HeatConfig& config, MPI_Comm comm
   if (space == mesh::MemorySpace::device) stream.emplace();
   solver::HeatSolver<T> solver(config, decomposition, space, stream ? stream->get() : nullptr, transport, cuda);
   solver.advance(config.steps);
-  mesh::Field<T, 2> host(decomposition.owned(), config.run.halo_width, mesh::MemorySpace::host);
-  if (stream) mesh::synchronize(stream->get());
-  host.copy_from(solver.solution());
-  const auto points = config.grid.points();
-  std::vector<T> local(static_cast<std::size_t>(points.size()), T(0)), global(local.size());
-  const auto& o = decomposition.owned();
-  for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
-    for (auto i = o.lo[0]; i <= o.hi[0]; ++i) local[j * points.extent(0) + i] = host(i, j);
-  // Each point is owned once: a sum over ranks assembles the field exactly (others add zero).
-  MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()),
-                sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE, MPI_SUM, comm);
-  return global;
+  return gather_owned(solver.solution(), decomposition.owned(), config.grid.points(), comm, stream ? stream->get() : nullptr);
+}
+
+/// The points of `box` where two host fields differ.
+template <class T>
+std::size_t points_differing(const mesh::Field<T, 2>& a, const mesh::Field<T, 2>& b, const mesh::Box<2>& box) {
+  std::size_t differ = 0;
+  for_each_point(box, [&](const auto& p) { differ += a(p[0], p[1]) != b(p[0], p[1]); });
+  return differ;
 }
 
 /// The points of `owned` (this rank's) where the two solvers' solutions differ, after the work
@@ -59,10 +57,7 @@ std::size_t owned_points_differing(const solver::HeatSolver<T>& a, const solver:
   if (stream) mesh::synchronize(stream);
   x.copy_from(a.solution());
   y.copy_from(b.solution());
-  std::size_t differ = 0;
-  for (auto j = owned.lo[1]; j <= owned.hi[1]; ++j)
-    for (auto i = owned.lo[0]; i <= owned.hi[0]; ++i) differ += x(i, j) != y(i, j);
-  return differ;
+  return points_differing(x, y, owned);
 }
 
 }  // namespace gridflow::testing

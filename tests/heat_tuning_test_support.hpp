@@ -34,17 +34,7 @@ TunedHeatRun<T> run_heat_tuned(const solver::HeatConfig& config, MPI_Comm comm, 
   solver::HeatSolver<T> solver(config, decomposition, space, s, halo::Transport::mpi, {}, capacity);
   TunedHeatRun<T> run{solver::tune_heat(solver, config, decomposition, space, s, widths, config.steps), {}};
   solver.advance(config.steps - solver.step());
-  mesh::Field<T, 2> host(decomposition.owned(), capacity, mesh::MemorySpace::host);
-  if (stream) mesh::synchronize(s);
-  host.copy_from(solver.solution());
-  const auto points = config.grid.points();
-  std::vector<T> local(static_cast<std::size_t>(points.size()), T(0));
-  run.field.resize(local.size());
-  const auto& o = decomposition.owned();
-  for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
-    for (auto i = o.lo[0]; i <= o.hi[0]; ++i) local[j * points.extent(0) + i] = host(i, j);
-  MPI_Allreduce(local.data(), run.field.data(), static_cast<int>(local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
-                MPI_SUM, comm);
+  run.field = gather_owned(solver.solution(), decomposition.owned(), config.grid.points(), comm, s);
   return run;
 }
 

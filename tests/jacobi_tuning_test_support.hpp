@@ -16,13 +16,6 @@
 
 namespace gridflow::testing {
 
-/// Whether `comm` has more than one rank: only then is the ghost width of host fields tuned.
-inline bool several_ranks(MPI_Comm comm) {
-  int n = 1;
-  MPI_Comm_size(comm, &n);
-  return n > 1;
-}
-
 template <class T>
 struct TunedJacobiSolve {
   std::optional<solver::OnlineTuningResult> tuning;  ///< nullopt when the solver never tuned

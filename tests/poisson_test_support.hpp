@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gather_test_support.hpp"
 #include "solver/poisson3d_config.hpp"
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"
@@ -44,19 +45,7 @@ PoissonResult<T> solve_gathered_with(const solver::PoissonConfig& config, MPI_Co
   auto solver = make(context);
   PoissonResult<T> result;
   result.report = solver->solve(problem.u(), problem.f(), problem.b_norm(), {});
-  mesh::Field<T, 3> host(d.owned(), config.run.halo_width, mesh::MemorySpace::host);
-  host.copy_from(problem.u());
-  const auto points = config.grid.points();
-  std::vector<T> local(static_cast<std::size_t>(points.size()), T(0));
-  result.u.resize(local.size());
-  const auto& o = d.owned();
-  for (auto k = o.lo[2]; k <= o.hi[2]; ++k)
-    for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
-      for (auto i = o.lo[0]; i <= o.hi[0]; ++i)
-        local[(k * points.extent(1) + j) * points.extent(0) + i] = host(i, j, k);
-  // Each point is owned once: the sum over ranks assembles the field exactly.
-  MPI_Allreduce(local.data(), result.u.data(), static_cast<int>(local.size()), sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE,
-                MPI_SUM, comm);
+  result.u = gather_owned(problem.u(), d.owned(), config.grid.points(), comm, s);
   return result;
 }
 

@@ -3,9 +3,11 @@
 #include <mpi.h>
 
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "box_iteration.hpp"
 #include "poisson_test_support.hpp"
 
 namespace gridflow::testing {
@@ -25,6 +27,16 @@ inline std::string spectral_polynomial_deck() {
   return deck;
 }
 inline double spectral_polynomial_exact(double x, double y, double z) { return x * x + y * z + 3; }
+
+/// A host field over `box` with `ghost` layers of uniform random values in [-1, 1), ghosts too.
+template <class T>
+mesh::Field<T, 3> random_field(const mesh::Box<3>& box, int ghost, unsigned seed) {
+  mesh::Field<T, 3> f(box, ghost, mesh::MemorySpace::host, "x");
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for_each_point(f.ghosted(), [&](const auto& p) { f(p[0], p[1], p[2]) = static_cast<T>(u(rng)); });
+  return f;
+}
 
 /// Max |a - b| over two gathered fields.
 template <class T>

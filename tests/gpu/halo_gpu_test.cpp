@@ -16,16 +16,12 @@
 #include "mesh/decomposition.hpp"
 #include "mesh/device.hpp"
 #include "mpi/halo_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace gridflow::halo::test {
 namespace {
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
+using gridflow::testing::world_size;
 // Binds GPUs (sharing allowed, so any rank count runs) and lists the transports to test.
 // Collective: every rank returns the same list.
 std::vector<Transport> bind_and_list_transports() {

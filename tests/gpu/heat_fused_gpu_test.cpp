@@ -35,16 +35,6 @@ const std::string still_deck =
 
 std::string precision_of(std::size_t bytes) { return bytes == 4 ? "precision=float" : "precision=double"; }
 
-/// Every point of `got` and `expect` on the ghosted box that differs.
-template <class T>
-std::size_t differing(const mesh::Field<T, 2>& got, const mesh::Field<T, 2>& expect) {
-  const auto g = got.ghosted();
-  std::size_t differ = 0;
-  for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-    for (auto i = g.lo[0]; i <= g.hi[0]; ++i) differ += got(i, j) != expect(i, j);
-  return differ;
-}
-
 /// Every fused configuration of the space, k = its fused steps and 3 steps, on a field over
 /// `owned` with `ghost` layers and the grid's interior `active`, against the host oracle. The
 /// update box: `active` on a one-rank grid (`whole_grid`), else what a rank writes when its ghosts
@@ -76,7 +66,7 @@ void expect_space_matches_oracle(const mesh::Box<2>& owned, int ghost, const mes
       d_out.copy_from(before);
       kernels::stencil::heat_steps(d_in, d_out, update, active, steps, c, p, nullptr);
       got.copy_from(d_out);
-      EXPECT_EQ(differing(got, expect), 0u) << p << " steps " << steps;
+      EXPECT_EQ(gridflow::testing::points_differing(got, expect, g), 0u) << p << " steps " << steps;
     }
   }
   EXPECT_GT(tried, 100);
@@ -126,8 +116,7 @@ TYPED_TEST(HeatFusedGpu, FusedStepsAreRefusedWhereTheyCannotBeExact) {
   GRIDFLOW_REQUIRE_GPU();
   using T = TypeParam;
   halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = gridflow::testing::world_size();
   mesh::Stream stream;
   const auto moving = gridflow::testing::heat_config(
       "[grid]\nn = [65, 65]\n[heat]\nsteps = 10\ninitial = 'x'\n"

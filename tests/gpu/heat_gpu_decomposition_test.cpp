@@ -26,8 +26,7 @@ TYPED_TEST(HeatGpuDecomposition, EveryTransportAndWidthEqualsTheHostOracle) {
   using T = TypeParam;
   using namespace gridflow;
   halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = gridflow::testing::world_size();
   const std::string precision = std::string("precision=") + (sizeof(T) == 4 ? "float" : "double");
   const auto oracle = gridflow::testing::run_heat_gathered<T>(gridflow::testing::heat_config(deck, {precision}), MPI_COMM_SELF);
   std::vector<halo::Transport> transports{halo::Transport::mpi};

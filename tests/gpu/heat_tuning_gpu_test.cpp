@@ -66,8 +66,7 @@ TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
   GRIDFLOW_REQUIRE_NCCL_RANKS();
   using T = TypeParam;
   using namespace gridflow;
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = gridflow::testing::world_size();
   const auto device = mesh::MemorySpace::device;
   const auto config = gridflow::testing::heat_config(deck, {sizeof(T) == 4 ? "precision=float" : "precision=double", "tuning.mode=off"});
   EXPECT_TRUE(solver::halo_transport_is_tuned(config.run, device, halo::Transport::nccl, ranks));

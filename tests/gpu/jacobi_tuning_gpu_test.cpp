@@ -58,8 +58,7 @@ TYPED_TEST(JacobiTuningGpu, TunedLaunchShapeLeavesTheSolveUnchangedAndIsCached) 
   EXPECT_TRUE(online.tuning->outcome.chosen.has("block_x"));
   // On several ranks the exchange width is tuned too: "jacobi3d:cuda:ghost_width/<dims>".
   EXPECT_EQ(online.tuning->kernel.rfind("jacobi3d:cuda", 0), 0u) << online.tuning->kernel;
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = gridflow::testing::world_size();
   EXPECT_EQ(online.tuning->kernel.find(":ghost_width/") != std::string::npos, ranks > 1) << online.tuning->kernel;
   EXPECT_GT(online.tuning->steps_taken, 0);
   EXPECT_LT(online.tuning->steps_taken, online.solve.report.iterations);

@@ -155,8 +155,7 @@ TYPED_TEST(MultigridGpu, SolversOnTheDeviceMatchTheHost) {
 // and the gather of the coarse levels onto rank 0, against the same ranks on host fields.
 TEST(MultigridGpuRanks, DeviceFieldsOnAllRanksMatchHostFields) {
   GRIDFLOW_REQUIRE_GPU();
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = gridflow::testing::world_size();
   for (const std::string& dims : {std::string("decomposition=[0,0,0]"), "decomposition=[" + std::to_string(ranks) + ",1,1]"}) {
     const auto config = support::poisson_config(support::sine_deck(32), {dims, "multigrid.coarse_points=2"});
     const auto host = support::solve_with<gridflow::solver::MultigridSolver<double>, double>(config, MPI_COMM_WORLD, MemorySpace::host);

@@ -7,7 +7,6 @@
 #include <mpi.h>
 
 #include <cmath>
-#include <random>
 
 #include "gpu_test_support.hpp"
 #include "halo/transport.hpp"
@@ -29,17 +28,6 @@ class SpectralGpu : public ::testing::Test {};
 using Precisions = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(SpectralGpu, Precisions);
 
-template <class T>
-Field<T, 3> random_field(const Box<3>& box, int ghost, unsigned seed) {
-  Field<T, 3> f(box, ghost, MemorySpace::host, "x");
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  const auto g = f.ghosted();
-  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
-    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) f(i, j, k) = static_cast<T>(u(rng));
-  return f;
-}
 
 template <class T>
 Field<T, 3> to_device(const Field<T, 3>& host) {
@@ -78,7 +66,7 @@ TYPED_TEST(SpectralGpu, CufftDstMatchesFftwDst) {
       for (std::int64_t max_batch : {std::int64_t(1) << 24, 7 * n}) {  // one batch, then batches of 7 lines
         Box<3> box{{3, -2, 1}, {3 + 36, -2 + 4, 1 + 2}};  // 37 x 5 x 3 before the axis is resized
         box.hi[axis] = box.lo[axis] + n - 2;
-        const auto x = random_field<T>(box, 2, static_cast<unsigned>(n + 17 * axis));
+        const auto x = gridflow::testing::random_field<T>(box, 2, static_cast<unsigned>(n + 17 * axis));
         Field<T, 3> host(box, 2, MemorySpace::host, "host");
         host.copy_from(x);
         auto device = to_device(x);
@@ -100,7 +88,7 @@ TYPED_TEST(SpectralGpu, DivisionAndLiftMatchTheHostBitwise) {
   grid.length = {1.0, 0.7, 1.9};
   const Box<3> owned{{0, 3, 2}, {12, 15, 11}};  // touches three faces
   const auto interior = owned.intersect(grid.interior());
-  const auto u = random_field<T>(owned, 1, 5u), f = random_field<T>(owned, 1, 6u);
+  const auto u = gridflow::testing::random_field<T>(owned, 1, 5u), f = gridflow::testing::random_field<T>(owned, 1, 6u);
   const auto k = gridflow::kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
   Field<T, 3> b_host(interior, 0, MemorySpace::host, "b");
   auto b_device = to_device(b_host);

@@ -12,21 +12,13 @@
 #include "mesh/check.hpp"
 #include "mesh/decomposition.hpp"
 #include "mpi/halo_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace gridflow::halo::test {
 namespace {
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
+using gridflow::testing::world_size;
+using gridflow::testing::world_rank;
 // Exchanges `f` twice with different values (the second round must move fresh data through
 // reused buffers) and checks every ghosted point after each.
 template <class T, int Dim>

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "heat_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -15,12 +16,7 @@ class HeatDecomposition : public ::testing::Test {};
 using Precisions = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(HeatDecomposition, Precisions);
 
-int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
+using gridflow::testing::world_size;
 const std::string deck =
     "[grid]\nn = [37, 29]\nlength = [1.0, 0.8]\n[heat]\na = 0.9\nsteps = 23\n"
     "initial = 'sin(5*x) * cos(3*y) + x'\n"

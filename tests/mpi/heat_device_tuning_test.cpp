@@ -12,6 +12,7 @@
 #include "jacobi_tuning_test_support.hpp"  // ScratchCache
 #include "mesh/check.hpp"
 #include "solver/device_tuning.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -61,8 +62,7 @@ TEST(HeatDeviceTuning, TheLargestRankDecidesOnEveryRank) {
   EXPECT_FALSE(gridflow::solver::device_is_tuned(large.run, MemorySpace::device, decompose(large), false));
   const auto small = heat_config(deck);
   EXPECT_TRUE(gridflow::solver::device_is_tuned(small.run, MemorySpace::device, decompose(small), false));
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int size = gridflow::testing::world_size();
   const auto label = gridflow::solver::device_kernel_label(decompose(small));
   if (size == 1) EXPECT_EQ(label, "heat2d:device");
   else EXPECT_EQ(label.rfind("heat2d:device/", 0), 0u) << label;

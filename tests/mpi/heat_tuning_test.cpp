@@ -7,15 +7,11 @@
 #include <string>
 
 #include "heat_tuning_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
-int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
+using gridflow::testing::world_size;
 // Big enough that a step costs microseconds, long enough that the tuning fits in its steps.
 const std::string deck =
     "[grid]\nn = [200, 150]\nlength = [1.0, 0.8]\n[heat]\na = 0.9\nsteps = 2000\n"

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include "poisson_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 template <class T>
@@ -18,8 +19,7 @@ const std::string deck =
 
 TYPED_TEST(JacobiDecomposition, NRanksEqualOneRankBitwise) {
   using T = TypeParam;
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  const int n = gridflow::testing::world_size();
   const std::string precision = std::string("precision=") + (sizeof(T) == 4 ? "float" : "double");
   const auto ref = gridflow::testing::solve_gathered<T>(gridflow::testing::poisson_config(deck, {precision}), MPI_COMM_SELF);
   const std::string grids[] = {"decomposition=[0,0,0]", "decomposition=[" + std::to_string(n) + ",1,1]",

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "jacobi_tuning_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -60,7 +61,7 @@ TYPED_TEST(JacobiTuning, OnlineTuningLeavesTheSolveBitwiseUnchanged) {
   const auto& tuning = *tuned.tuning;
   EXPECT_LE(tuning.steps_taken, gridflow::solver::jacobi_tuning_sweeps(config));
   EXPECT_EQ(tuning.steps_taken % 7, 0) << "measured runs are whole check intervals";
-  if (!gridflow::testing::several_ranks(MPI_COMM_WORLD)) {
+  if (gridflow::testing::world_size() == 1) {
     EXPECT_FALSE(tuning.outcome.report) << "one host rank has nothing to tune";
     EXPECT_EQ(tuning.steps_taken, 0);
   } else {
@@ -79,7 +80,7 @@ TYPED_TEST(JacobiTuning, OnlineTuningLeavesTheSolveBitwiseUnchanged) {
   EXPECT_EQ(solve_differences(cached.solve, untuned.solve), 0u);
   ASSERT_TRUE(cached.tuning);
   EXPECT_EQ(cached.tuning->steps_taken, 0);
-  if (gridflow::testing::several_ranks(MPI_COMM_WORLD)) {
+  if (gridflow::testing::world_size() > 1) {
     ASSERT_TRUE(cached.tuning->outcome.report) << cached.tuning->text();
     EXPECT_TRUE(cached.tuning->outcome.report->from_cache);
     EXPECT_EQ(cached.tuning->outcome.chosen, tuning.outcome.chosen);
@@ -109,7 +110,7 @@ TEST(JacobiTuning, ASolveThatConvergesInsideTheTuningStopsWhereTheUntunedOneDoes
   EXPECT_EQ(gridflow::testing::solve_differences(tuned.solve, untuned.solve), 0u);
   ASSERT_TRUE(tuned.tuning);
   EXPECT_FALSE(tuned.tuning->outcome.report);
-  if (gridflow::testing::several_ranks(MPI_COMM_WORLD)) {
+  if (gridflow::testing::world_size() > 1) {
     EXPECT_NE(tuned.tuning->outcome.note.find("ended after 7 steps"), std::string::npos) << tuned.tuning->text();
     EXPECT_EQ(tuned.tuning->steps_taken, 7);
     EXPECT_FALSE(std::filesystem::exists(cache.path())) << "an interrupted tuning stores nothing";
@@ -131,7 +132,7 @@ TEST(JacobiTuning, ASolveTooShortToTuneTakesTheDefaultsAndNoExtraSweep) {
   ASSERT_TRUE(tuned.tuning);
   EXPECT_FALSE(tuned.tuning->outcome.report);
   EXPECT_LE(tuned.tuning->steps_taken, 15);
-  if (gridflow::testing::several_ranks(MPI_COMM_WORLD)) {
+  if (gridflow::testing::world_size() > 1) {
     EXPECT_NE(tuned.tuning->outcome.note.find("too short"), std::string::npos) << tuned.tuning->text();
   }
 }

@@ -17,6 +17,7 @@
 #include "solver/cg_multigrid_solver.hpp"
 #include "solver/multigrid_plan.hpp"
 #include "solver/multigrid_solver.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -28,12 +29,7 @@ class MultigridMpi : public ::testing::Test {};
 using Solvers = ::testing::Types<solver::MultigridSolver<double>, solver::CgMultigridSolver<double>>;
 TYPED_TEST_SUITE(MultigridMpi, Solvers);
 
-int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
+using gridflow::testing::world_size;
 template <class Solver>
 const char* label() {
   return std::is_same_v<Solver, solver::MultigridSolver<double>> ? "multigrid" : "cg-mg";

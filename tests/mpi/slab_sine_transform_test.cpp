@@ -10,6 +10,7 @@
 #include "mesh/decomposition.hpp"
 #include "solver/box_redistribution.hpp"
 #include "solver/slab_sine_transform.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -84,8 +85,7 @@ TEST(SlabSineTransformMpi, OneSineModeIsOneCoefficient) {
   grid.n = {12, 10, 14};
   grid.length = {1, 1, 1};
   const std::array<Index, 3> mode{3, 7, 2};
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int size = gridflow::testing::world_size();
   for (const std::array<int, 3> dims : {std::array<int, 3>{0, 0, 0}, {size, 1, 1}, {1, 1, size}}) {
     const Decomposition<3> d(grid, MPI_COMM_WORLD, dims);
     gridflow::solver::SlabSineTransform<double> transform(d, MemorySpace::host, nullptr);

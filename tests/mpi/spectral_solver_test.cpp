@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "spectral_test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -15,12 +16,7 @@ using gridflow::testing::max_difference;
 using gridflow::testing::poisson_config;
 using gridflow::testing::solve_gathered;
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
+using gridflow::testing::world_size;
 std::string decomposition(int x, int y, int z) {
   return "decomposition=[" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + "]";
 }

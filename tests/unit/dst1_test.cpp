@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "kernels/fft/dst1.hpp"
+#include "spectral_test_support.hpp"
 
 namespace {
 
@@ -34,17 +34,6 @@ Box<3> line_box(int axis, Index n) {
   return b;
 }
 
-template <class T>
-Field<T, 3> random_field(const Box<3>& box, unsigned seed) {
-  Field<T, 3> f(box, 1, MemorySpace::host, "x");
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  const auto g = f.ghosted();
-  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
-    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) f(i, j, k) = static_cast<T>(u(rng));
-  return f;
-}
 
 // Max over the box of |got - direct DST of x| relative to max |x| times N, and whether the ghosts kept their values.
 template <class T>
@@ -81,7 +70,7 @@ TYPED_TEST(Dst1, MatchesDirectSumOnEveryAxis) {
   for (Index n : {2, 3, 4, 5, 8, 13, 16, 31, 64, 97})
     for (int axis = 0; axis < 3; ++axis) {
       const auto box = line_box(axis, n);
-      const auto x = random_field<T>(box, static_cast<unsigned>(n * 3 + axis));
+      const auto x = gridflow::testing::random_field<T>(box, 1, static_cast<unsigned>(n * 3 + axis));
       Field<T, 3> y(box, 1, MemorySpace::host, "y");
       y.copy_from(x);
       gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host);
@@ -98,7 +87,7 @@ TYPED_TEST(Dst1, SeveralBatchesGiveTheSameTransform) {
   const Index n = 12;
   for (int axis = 0; axis < 3; ++axis) {
     const auto box = line_box(axis, n);  // 6 lines
-    const auto x = random_field<T>(box, 7u + static_cast<unsigned>(axis));
+    const auto x = gridflow::testing::random_field<T>(box, 1, 7u + static_cast<unsigned>(axis));
     Field<T, 3> y(box, 1, MemorySpace::host, "y");
     y.copy_from(x);
     gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host, nullptr, 4 * n);  // 4 lines fit: 2 batches of 3
@@ -115,7 +104,7 @@ TYPED_TEST(Dst1, TwiceIsHalfNTimesTheInput) {
   for (Index n : {2, 7, 10, 33})
     for (int axis = 0; axis < 3; ++axis) {
       const auto box = line_box(axis, n);
-      const auto x = random_field<T>(box, 11u * static_cast<unsigned>(n) + static_cast<unsigned>(axis));
+      const auto x = gridflow::testing::random_field<T>(box, 1, 11u * static_cast<unsigned>(n) + static_cast<unsigned>(axis));
       Field<T, 3> y(box, 1, MemorySpace::host, "y");
       y.copy_from(x);
       gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host);
