@@ -34,7 +34,7 @@ cmake --build "$build" -j "$jobs"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 case $mode in
-  run)  mpirun -np "${GRIDFLOW_RANKS:-2}" --oversubscribe "$build/solver/gridflow" inputs/heat2d_small.toml ;;
+  run)  mpirun -np "${GRIDFLOW_RANKS:-2}" --oversubscribe "$build/gridflow" inputs/heat2d_small.toml ;;
   test) ctest --test-dir "$build" --output-on-failure -j "$jobs" ;;
   build) ;;
 esac

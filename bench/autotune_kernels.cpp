@@ -33,7 +33,7 @@
 #include "kernels/stencil/jacobi.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
-#include "solver/kernel_spaces.hpp"
+#include "autotune/kernel_spaces.hpp"
 
 using namespace gridflow;
 
@@ -83,10 +83,10 @@ KernelCase heat_case(long n, StreamHandle stream) {
   const double cells = static_cast<double>(f->update.size());
   const long steps = steps_per_run(cells);
   const kernels::stencil::HeatCoefficients<T> c{T(0.2), T(0.2)};
-  KernelCase k{"heat2d", sizeof(T) == 4 ? "float" : "double", n, cells * steps, solver::heat_cuda_space(sizeof(T)),
+  KernelCase k{"heat2d", sizeof(T) == 4 ? "float" : "double", n, cells * steps, autotune::heat_cuda_space(sizeof(T)),
                {{"block_x", 32}, {"block_y", 8}, {"cells_per_thread", 1}, {"fused_steps", 1}}, {}};
   k.run = [f, c, steps, stream](const autotune::Configuration& config) {
-    const auto p = solver::heat_cuda_params(config);
+    const auto p = autotune::heat_cuda_params(config);
     bool from_u = true;
     for (long s = 0; s < steps; s += p.fused_steps, from_u = !from_u) {
       const int k = static_cast<int>(std::min<long>(p.fused_steps, steps - s));
@@ -103,10 +103,10 @@ KernelCase jacobi_case(long n, StreamHandle stream) {
   const double cells = static_cast<double>(f->update.size());
   const long sweeps = steps_per_run(cells);
   const auto coeff = kernels::stencil::poisson_coefficients<T>(1.0 / n, 1.0 / n, 1.0 / n);
-  KernelCase k{"jacobi3d", sizeof(T) == 4 ? "float" : "double", n, cells * sweeps, solver::jacobi_cuda_space(sizeof(T)),
+  KernelCase k{"jacobi3d", sizeof(T) == 4 ? "float" : "double", n, cells * sweeps, autotune::jacobi_cuda_space(sizeof(T)),
                {{"block_x", 32}, {"block_y", 8}, {"cells_z", 1}, {"shared_tile", 0}, {"cells_x", 1}}, {}};
   k.run = [f, coeff, sweeps, stream](const autotune::Configuration& config) {
-    const auto p = solver::jacobi_cuda_params(config);
+    const auto p = autotune::jacobi_cuda_params(config);
     for (long s = 0; s < sweeps; ++s) {
       if (s % 2 == 0) kernels::stencil::jacobi_sweep(f->u, f->v, f->f, f->update, coeff, p, stream);
       else kernels::stencil::jacobi_sweep(f->v, f->u, f->f, f->update, coeff, p, stream);

@@ -22,7 +22,7 @@
 #include "kernels/stencil/jacobi.hpp"
 #include "mesh/check.hpp"
 #include "mesh/field.hpp"
-#include "solver/kernel_spaces.hpp"
+#include "autotune/kernel_spaces.hpp"
 
 using namespace gridflow;
 
@@ -58,10 +58,10 @@ nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool v
   if (variants) {
     nlohmann::json all = nlohmann::json::array();
     nlohmann::json best;
-    for (const auto& c : solver::jacobi_cuda_space(sizeof(T)).enumerate()) {
+    for (const auto& c : autotune::jacobi_cuda_space(sizeof(T)).enumerate()) {
       nlohmann::json m;
       try {
-        m = measure(solver::jacobi_cuda_params(c));
+        m = measure(autotune::jacobi_cuda_params(c));
       } catch (const Error& e) {  // too many registers for the block: skipped, as the tuner does
         all.push_back({{"params", c.to_string()}, {"cannot_launch", e.what()}});
         continue;

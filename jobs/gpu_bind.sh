@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # jobs/gpu_bind.sh PROGRAM ARGS...: run PROGRAM with CUDA_VISIBLE_DEVICES narrowed to one GPU,
 # chosen by the node-local rank, for sites that want every rank to see exactly one GPU:
-#   mpirun -np 8 jobs/gpu_bind.sh build/solver/gridflow inputs/heat2d_large.toml
+#   mpirun -np 8 jobs/gpu_bind.sh build/gridflow inputs/heat2d_large.toml
 #
 # Optional for gridflow: it binds one GPU per rank by node-local rank itself. Its check that no
 # two ranks of a node share a GPU compares GPU UUIDs, so ranks that each see one distinct GPU

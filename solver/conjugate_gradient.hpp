@@ -17,7 +17,7 @@
 #include "kernels/stencil/poisson_point.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
-#include "solver/halo_exchange_set.hpp"
+#include "halo/halo_exchange_set.hpp"
 
 namespace gridflow::solver {
 
@@ -63,7 +63,7 @@ class ConjugateGradient {
   mesh::Box<3> m_interior;  // this rank's owned interior points: the unknowns
   kernels::stencil::PoissonCoefficients<T> m_k;
   StreamHandle m_stream;
-  HaloExchangeSet<T> m_halo;
+  halo::HaloExchangeSet<T> m_halo;
   mesh::Field<T, 3> m_r, m_p, m_q;
   std::unique_ptr<mesh::Field<T, 3>> m_z;  // allocated on the first preconditioned solve
   mesh::Field<T, 3>* m_z_in_use = nullptr;

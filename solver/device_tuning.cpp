@@ -13,7 +13,7 @@ namespace {
 /// The run as the device choice sees it: two solvers, one per device, of which one holds the
 /// state. Applying a configuration hands the state to the solver it names.
 template <class T>
-class DeviceSwitch final : public SteppedRun {
+class DeviceSwitch final : public autotune::SteppedRun {
  public:
   DeviceSwitch(HeatSolver<T>& gpu, HeatSolver<T>& cpu) : m_gpu(gpu), m_cpu(cpu), m_holder(&gpu) {}
 
@@ -42,7 +42,7 @@ class DeviceSwitch final : public SteppedRun {
 bool device_is_tuned(const RunOptions& run, mesh::MemorySpace space, std::int64_t largest_owned_points,
                      bool remeasure) {
   return run.device == "auto" && space == mesh::MemorySpace::device &&
-         (run.tuning.mode != TuningMode::off || remeasure) && run.halo_transport != "nccl" &&
+         (run.tuning.mode != autotune::TuningMode::off || remeasure) && run.halo_transport != halo::TransportChoice::nccl &&
          largest_owned_points <= device_tuning_max_points;
 }
 
@@ -76,9 +76,9 @@ template <class T>
 DeviceTuningResult tune_heat_device(HeatSolver<T>& gpu, HeatSolver<T>& cpu, const HeatConfig& config,
                                     const mesh::Decomposition<2>& decomposition,
                                     std::optional<std::int64_t> max_steps, bool remeasure) {
-  OnlineTuning setup;
+  autotune::OnlineTuning setup;
   // Keyed by the GPU (the machine's other candidate is its CPU); timed by the host clock.
-  setup.request = tuning_request(config.run, device_kernel_label(decomposition), gpu.space(), decomposition.owned(),
+  setup.request = autotune::tuning_request(config.run.tuning, config.run.precision, device_kernel_label(decomposition), gpu.space(), decomposition.owned(),
                                  remeasure);
   setup.space = mesh::MemorySpace::host;
   setup.comm = decomposition.comm();
@@ -86,7 +86,7 @@ DeviceTuningResult tune_heat_device(HeatSolver<T>& gpu, HeatSolver<T>& cpu, cons
   setup.run_multiple = gpu.tunables().exchange_width;  // whole exchange cycles on both devices
   DeviceSwitch<T> run(gpu, cpu);
   DeviceTuningResult result;
-  result.choice = tune_online(run, device_space(), setup);
+  result.choice = autotune::tune_online(run, device_space(), setup);
   result.cpu_chosen = result.choice.outcome.chosen.at("gpu") == 0;  // applied: the CPU holds the state
   return result;
 }

@@ -20,7 +20,7 @@
 #include "mesh/decomposition.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
-#include "solver/online_tuning.hpp"
+#include "autotune/online_tuning.hpp"
 
 namespace gridflow::solver {
 
@@ -50,7 +50,7 @@ autotune::SearchSpace device_space();
 std::string device_kernel_label(const mesh::Decomposition<2>& decomposition);
 
 struct DeviceTuningResult {
-  OnlineTuningResult choice;  ///< the "gpu" choice; its steps were taken on both devices
+  autotune::OnlineTuningResult choice;  ///< the "gpu" choice; its steps were taken on both devices
   bool cpu_chosen = false;    ///< the CPU's solver holds the state and takes the rest
 
   /// The choice's attributes named "autotune.device.*", beside the kernel tuning's "autotune.*".

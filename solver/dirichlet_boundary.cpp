@@ -5,14 +5,14 @@
 namespace gridflow::solver {
 
 template <class T, int Dim>
-DirichletBoundary<T, Dim>::DirichletBoundary(const mesh::Grid<Dim>& grid, std::array<Expression, 2 * Dim> faces,
+DirichletBoundary<T, Dim>::DirichletBoundary(const mesh::Grid<Dim>& grid, std::array<SharedFunction, 2 * Dim> faces,
                                              mesh::MemorySpace space, StreamHandle stream)
     : m_grid(grid), m_faces(std::move(faces)), m_space(space), m_stream(stream) {}
 
 template <class T, int Dim>
 bool DirichletBoundary<T, Dim>::time_dependent() const {
   for (const auto& f : m_faces)
-    if (f.uses("t")) return true;
+    if (f->uses("t")) return true;
   return false;
 }
 
@@ -57,7 +57,7 @@ void DirichletBoundary<T, Dim>::evaluate(const std::vector<Piece>& pieces, doubl
     std::vector<const double*> vars;
     for (int v = 0; v <= Dim; ++v) vars.push_back(columns.data() + v * n);
     double* result = columns.data() + (Dim + 1) * n;
-    m_faces[p.face].eval_bulk(static_cast<int>(n), vars, result);
+    m_faces[p.face]->eval_bulk(static_cast<int>(n), vars, result);
     for (std::size_t q = 0; q < n; ++q) *out++ = static_cast<T>(result[q]);
   }
 }

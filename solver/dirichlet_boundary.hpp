@@ -4,7 +4,7 @@
 // (side 1) along `axis`; where faces meet, the face of the lower axis wins (in 2D the left and
 // right sides own the corners), so every boundary point has one expression.
 //
-// Values are evaluated on the host (muParser) and, for device fields, staged through pinned memory
+// Values are evaluated on the host and, for device fields, staged through pinned memory
 // and unpacked on the stream; two staging slots alternate so the host evaluates the next step's
 // values while the device still works on the previous ones.
 #include <array>
@@ -15,15 +15,15 @@
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
 #include "mesh/grid.hpp"
-#include "solver/expression.hpp"
+#include "solver/coordinate_function.hpp"
 
 namespace gridflow::solver {
 
 template <class T, int Dim>
 class DirichletBoundary {
  public:
-  /// `faces[2*axis + side]`: expressions of (x, y[, z], t).
-  DirichletBoundary(const mesh::Grid<Dim>& grid, std::array<Expression, 2 * Dim> faces, mesh::MemorySpace space,
+  /// `faces[2*axis + side]`: functions of (x, y[, z], t).
+  DirichletBoundary(const mesh::Grid<Dim>& grid, std::array<SharedFunction, 2 * Dim> faces, mesh::MemorySpace space,
                     StreamHandle stream);
 
   /// Whether any face's value changes with t (if not, values written once stay valid).
@@ -50,7 +50,7 @@ class DirichletBoundary {
   void evaluate(const std::vector<Piece>& pieces, double t, T* out) const;
 
   mesh::Grid<Dim> m_grid;
-  std::array<Expression, 2 * Dim> m_faces;
+  std::array<SharedFunction, 2 * Dim> m_faces;
   mesh::MemorySpace m_space;
   StreamHandle m_stream;
   std::map<std::pair<std::array<mesh::Index, Dim>, std::array<mesh::Index, Dim>>, std::vector<Piece>> m_pieces;

@@ -6,20 +6,9 @@
 #include <vector>
 
 #include "mesh/check.hpp"
-#include "solver/expression_on_box.hpp"
+#include "solver/evaluate_on_box.hpp"
 
 namespace gridflow::solver {
-
-namespace {
-std::array<Expression, 4> boundary_expressions(const HeatConfig& c) {
-  const std::vector<std::string> vars{"x", "y", "t"};
-  const std::map<std::string, double> consts{{"a", c.a}};
-  return {Expression("heat.boundary.left", c.boundary[0], vars, consts),
-          Expression("heat.boundary.right", c.boundary[1], vars, consts),
-          Expression("heat.boundary.bottom", c.boundary[2], vars, consts),
-          Expression("heat.boundary.top", c.boundary[3], vars, consts)};
-}
-}  // namespace
 
 template <class T>
 HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
@@ -34,7 +23,7 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   const int g = ghost_capacity > 0 ? ghost_capacity : config.run.halo_width;
   m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
   m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
-  m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, boundary_expressions(config), space, stream);
+  m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, config.boundary, space, stream);
   if (decomposition.size() > 1) {
     if (space == mesh::MemorySpace::device) {
       m_halo_stream.emplace(/*high_priority=*/true);
@@ -47,10 +36,9 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
-  const Expression initial("heat.initial", config.initial, {"x", "y"}, {{"a", config.a}});
   mesh::Field<T, 2> start(decomposition.owned(), g, mesh::MemorySpace::host, "u0");
   const auto visible = start.ghosted().intersect(grid.points());
-  evaluate_on_box(initial, grid, visible, [&](const auto& p, double v) { start(p[0], p[1]) = static_cast<T>(v); });
+  evaluate_on_box(*config.initial, grid, visible, [&](const auto& p, double v) { start(p[0], p[1]) = static_cast<T>(v); });
   m_u->copy_from(start);
   m_v->copy_from(start);
   m_boundary->apply(*m_u, visible, 0.0);

@@ -3,24 +3,24 @@
 #include <algorithm>
 #include <numeric>
 
-#include "solver/exchange_widths.hpp"
-#include "solver/kernel_spaces.hpp"
-#include "solver/online_tuning.hpp"
+#include "autotune/exchange_widths.hpp"
+#include "autotune/kernel_spaces.hpp"
+#include "autotune/online_tuning.hpp"
 
 namespace gridflow::solver {
 
 std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decomposition<2>& decomposition) {
-  return exchange_widths(run, decomposition);
+  return autotune::exchange_widths(run.tuning, run.halo_width_given, decomposition);
 }
 
 autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& o) {
   autotune::SearchSpace s =
-      space == mesh::MemorySpace::device ? heat_cuda_space(o.value_bytes, o.max_fused_steps) : autotune::SearchSpace{};
-  add_exchange_width(s, o.widths, o.default_width);
+      space == mesh::MemorySpace::device ? autotune::heat_cuda_space(o.value_bytes, o.max_fused_steps) : autotune::SearchSpace{};
+  autotune::add_exchange_width(s, o.widths, o.default_width);
   if (space == mesh::MemorySpace::device && o.widths.size() >= 2)
     s.require("fused_steps <= ghost_width (ghosts stay valid for that many steps)",
               [](const autotune::Configuration& c) { return c.at("fused_steps") <= c.at("ghost_width"); });
-  add_halo_transport(s, o.tunes_transport, o.transport);
+  autotune::add_halo_transport(s, o.tunes_transport, o.transport);
   return s;
 }
 
@@ -34,7 +34,7 @@ int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
 
 std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition,
                               bool tunes_transport) {
-  return deep_halo_kernel_label(space == mesh::MemorySpace::device ? "heat2d:cuda" : "heat2d:host", tunes_width,
+  return autotune::deep_halo_kernel_label(space == mesh::MemorySpace::device ? "heat2d:cuda" : "heat2d:host", tunes_width,
                                 decomposition, tunes_transport);
 }
 
@@ -42,7 +42,7 @@ template <class T>
 HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
                            mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
                            std::optional<std::int64_t> max_steps, bool remeasure) {
-  const bool transports = halo_transport_is_tuned(config.run, space, solver.transport(), decomposition.size());
+  const bool transports = autotune::halo_transport_is_tuned(config.run.halo_transport, space, solver.transport(), decomposition.size());
   HeatSpaceOptions options;
   options.value_bytes = sizeof(T);
   options.widths = widths;
@@ -54,11 +54,11 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
   const std::string kernel = heat_kernel_label(space, widths.size() >= 2, decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
-            nothing_to_tune(config.run.tuning.mode == TuningMode::off && !remeasure,
+            autotune::nothing_to_tune(config.run.tuning.mode == autotune::TuningMode::off && !remeasure,
                             "the host heat kernel has no launch parameters, and the ghost width is tuned only on "
                             "several ranks with halo.width left unset")};
-  OnlineTuning setup;
-  setup.request = tuning_request(config.run, kernel, space, decomposition.owned(), remeasure);
+  autotune::OnlineTuning setup;
+  setup.request = autotune::tuning_request(config.run.tuning, config.run.precision, kernel, space, decomposition.owned(), remeasure);
   setup.space = space;
   setup.stream = stream;
   setup.comm = decomposition.comm();
@@ -72,8 +72,8 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
     deepest = *std::max_element(fused.begin(), fused.end());
   }
   setup.run_multiple = std::lcm(widest, deepest);
-  SolverSteps steps(solver, heat_cuda_params);
-  return tune_online(steps, search_space, setup);
+  autotune::SolverSteps steps(solver, autotune::heat_cuda_params);
+  return autotune::tune_online(steps, search_space, setup);
 }
 
 template int heat_max_fused_steps<float>(const HeatSolver<float>&, const HeatConfig&, const mesh::Decomposition<2>&,

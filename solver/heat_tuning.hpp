@@ -13,8 +13,8 @@
 #include "mesh/decomposition.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
-#include "solver/online_tuning.hpp"
-#include "solver/transport_tuning.hpp"
+#include "autotune/online_tuning.hpp"
+#include "autotune/transport_tuning.hpp"
 
 namespace gridflow::solver {
 
@@ -51,7 +51,7 @@ int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
 std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition,
                               bool tunes_transport = false);
 
-using HeatTuningResult = OnlineTuningResult;
+using HeatTuningResult = autotune::OnlineTuningResult;
 
 /// Tunes `solver` (fields allocated with max(widths) ghost layers) for the rest of the run and
 /// leaves it set to the choice. Takes at most `max_steps` steps (nullopt: as many as the search

@@ -15,7 +15,7 @@
 
 #include "halo/transport.hpp"
 #include "kernels/stencil/jacobi.hpp"
-#include "solver/halo_exchange_set.hpp"
+#include "halo/halo_exchange_set.hpp"
 #include "solver/poisson_solver.hpp"
 
 namespace gridflow::solver {
@@ -75,7 +75,7 @@ class JacobiIteration {
   mesh::Field<T, 3> m_other;  ///< the second iterate buffer; m_u and m_v swap between the two
   mesh::Field<T, 3>* m_u;
   mesh::Field<T, 3>* m_v;
-  HaloExchangeSet<T> m_halos;
+  halo::HaloExchangeSet<T> m_halos;
   double m_start;
   std::int64_t m_done = 0;
   SolveReport m_report;

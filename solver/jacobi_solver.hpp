@@ -15,7 +15,7 @@ namespace gridflow::solver {
 
 struct JacobiOnlineTuning {
   std::vector<int> widths;  ///< exchange widths to try (jacobi_exchange_widths); see with_jacobi_ghosts
-  std::function<void(const OnlineTuningResult&)> on_tuned;  ///< told on every rank when the tuning phase ends
+  std::function<void(const autotune::OnlineTuningResult&)> on_tuned;  ///< told on every rank when the tuning phase ends
 };
 
 template <class T>

@@ -4,14 +4,14 @@
 #include <cmath>
 
 #include "mesh/check.hpp"
-#include "solver/exchange_widths.hpp"
-#include "solver/kernel_spaces.hpp"
-#include "solver/transport_tuning.hpp"
+#include "autotune/exchange_widths.hpp"
+#include "autotune/kernel_spaces.hpp"
+#include "autotune/transport_tuning.hpp"
 
 namespace gridflow::solver {
 
 std::vector<int> jacobi_exchange_widths(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition) {
-  return exchange_widths(config.run, decomposition, config.check_every);
+  return autotune::exchange_widths(config.run.tuning, config.run.halo_width_given, decomposition, config.check_every);
 }
 
 PoissonConfig with_jacobi_ghosts(const PoissonConfig& config, const std::vector<int>& widths) {
@@ -23,15 +23,15 @@ PoissonConfig with_jacobi_ghosts(const PoissonConfig& config, const std::vector<
 autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const std::vector<int>& widths,
                                    int default_width, bool tunes_transport, halo::Transport transport) {
   autotune::SearchSpace s =
-      space == mesh::MemorySpace::device ? jacobi_cuda_space(value_bytes) : autotune::SearchSpace{};
-  add_exchange_width(s, widths, default_width);
-  add_halo_transport(s, tunes_transport, transport);
+      space == mesh::MemorySpace::device ? autotune::jacobi_cuda_space(value_bytes) : autotune::SearchSpace{};
+  autotune::add_exchange_width(s, widths, default_width);
+  autotune::add_halo_transport(s, tunes_transport, transport);
   return s;
 }
 
 std::string jacobi_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<3>& decomposition,
                                 bool tunes_transport) {
-  return deep_halo_kernel_label(space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host", tunes_width,
+  return autotune::deep_halo_kernel_label(space == mesh::MemorySpace::device ? "jacobi3d:cuda" : "jacobi3d:host", tunes_width,
                                 decomposition, tunes_transport);
 }
 
@@ -56,36 +56,36 @@ std::int64_t jacobi_tuning_sweeps(const PoissonConfig& config) {
 }
 
 template <class T>
-OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonContext& context,
+autotune::OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonContext& context,
                                const std::vector<int>& widths, std::optional<std::int64_t> max_sweeps, bool remeasure) {
   const auto& config = context.config;
   const auto& decomposition = context.decomposition;
   const bool transports =
-      halo_transport_is_tuned(config.run, context.space, iteration.tunables().transport, decomposition.size());
+      autotune::halo_transport_is_tuned(config.run.halo_transport, context.space, iteration.tunables().transport, decomposition.size());
   const autotune::SearchSpace search_space =
       jacobi_space(context.space, sizeof(T), widths, config.run.halo_width, transports, iteration.tunables().transport);
   const std::string kernel = jacobi_kernel_label(context.space, widths.size() >= 2, decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
-            nothing_to_tune(config.run.tuning.mode == TuningMode::off && !remeasure,
+            autotune::nothing_to_tune(config.run.tuning.mode == autotune::TuningMode::off && !remeasure,
                             "the host Jacobi kernel has no launch parameters, and the ghost width is tuned only on "
                             "several ranks with halo.width left unset and poisson.check_every >= 2")};
   GRIDFLOW_REQUIRE(iteration.step() % config.check_every == 0, "Jacobi tuning must start on a check boundary");
-  OnlineTuning setup;
-  setup.request = tuning_request(config.run, kernel, context.space, decomposition.owned(), remeasure);
+  autotune::OnlineTuning setup;
+  setup.request = autotune::tuning_request(config.run.tuning, config.run.precision, kernel, context.space, decomposition.owned(), remeasure);
   setup.space = context.space;
   setup.stream = context.stream;
   setup.comm = decomposition.comm();
   setup.max_steps = max_sweeps;
   setup.probe_steps = config.check_every;
   setup.run_multiple = config.check_every;
-  SolverSteps sweeps(iteration, jacobi_cuda_params);
-  return tune_online(sweeps, search_space, setup);
+  autotune::SolverSteps sweeps(iteration, autotune::jacobi_cuda_params);
+  return autotune::tune_online(sweeps, search_space, setup);
 }
 
-template OnlineTuningResult tune_jacobi<float>(JacobiIteration<float>&, const PoissonContext&, const std::vector<int>&,
+template autotune::OnlineTuningResult tune_jacobi<float>(JacobiIteration<float>&, const PoissonContext&, const std::vector<int>&,
                                                std::optional<std::int64_t>, bool);
-template OnlineTuningResult tune_jacobi<double>(JacobiIteration<double>&, const PoissonContext&,
+template autotune::OnlineTuningResult tune_jacobi<double>(JacobiIteration<double>&, const PoissonContext&,
                                                 const std::vector<int>&, std::optional<std::int64_t>, bool);
 
 }  // namespace gridflow::solver

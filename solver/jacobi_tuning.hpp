@@ -15,7 +15,7 @@
 #include "autotune/search_space.hpp"
 #include "mesh/decomposition.hpp"
 #include "solver/jacobi_iteration.hpp"
-#include "solver/online_tuning.hpp"
+#include "autotune/online_tuning.hpp"
 #include "solver/poisson3d_config.hpp"
 
 namespace gridflow::solver {
@@ -57,7 +57,7 @@ std::int64_t jacobi_tuning_sweeps(const PoissonConfig& config);
 /// `max_sweeps` sweeps (nullopt: as many as the search needs, as gridflow tune), and none past the end of the solve.
 /// Collective. `remeasure`: ignore a cache entry and store the new measurement.
 template <class T>
-OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonContext& context,
+autotune::OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonContext& context,
                                const std::vector<int>& widths, std::optional<std::int64_t> max_sweeps,
                                bool remeasure = false);
 

@@ -73,7 +73,7 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     if (!takes_part(l - 1)) continue;
     const auto& fine = m_levels[l - 1]->decomposition();
     if (m_plan[l - 1].to_coarser == CoarseTransfer::gather) {
-      m_gather = std::make_unique<MultigridGather<T>>(fine, m_plan[l].grid, context.space, context.stream);
+      m_gather = std::make_unique<halo::MultigridGather<T>>(fine, m_plan[l].grid, context.space, context.stream);
       const mesh::SharedComm root = root_only(fine.comm());
       if (*root != MPI_COMM_NULL) m_levels[l] = level(l, mesh::Decomposition<3>(m_plan[l].grid, *root, {1, 1, 1}));
     } else {

@@ -21,7 +21,7 @@
 #include "halo/nccl_comm.hpp"
 #include "mesh/field.hpp"
 #include "solver/conjugate_gradient.hpp"
-#include "solver/multigrid_gather.hpp"
+#include "halo/multigrid_gather.hpp"
 #include "solver/multigrid_level.hpp"
 #include "solver/multigrid_plan.hpp"
 #include "solver/poisson_solver.hpp"
@@ -68,7 +68,7 @@ class MultigridHierarchy {
   std::vector<MultigridLevelPlan> m_plan;
   std::shared_ptr<const halo::NcclComm> m_nccl;
   std::vector<std::unique_ptr<MultigridLevel<T>>> m_levels;  // null where this rank takes no part
-  std::unique_ptr<MultigridGather<T>> m_gather;              // into the first gathered level, if any
+  std::unique_ptr<halo::MultigridGather<T>> m_gather;              // into the first gathered level, if any
   std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in the coarsest level
   typename ConjugateGradient<T>::Options m_coarse_options;
 };

@@ -10,7 +10,7 @@
 #include "kernels/stencil/poisson_point.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
-#include "solver/halo_exchange_set.hpp"
+#include "halo/halo_exchange_set.hpp"
 #include "solver/multigrid_plan.hpp"
 
 namespace gridflow::solver {
@@ -51,7 +51,7 @@ class MultigridLevel {
   kernels::stencil::PoissonCoefficients<T> m_k;
   mesh::Box<3> m_updated;
   mesh::MemorySpace m_space;
-  HaloExchangeSet<T> m_halo;
+  halo::HaloExchangeSet<T> m_halo;
   std::unique_ptr<mesh::Field<T, 3>> m_u, m_f, m_r, m_scratch;
 };
 

@@ -42,17 +42,6 @@ mesh::Index prolongation_halo(mesh::Index fine_n, int parts) {
   return width;
 }
 
-mesh::Box<3> coarse_points_under(const mesh::Box<3>& fine_box) {
-  GRIDFLOW_REQUIRE(fine_box.lo[0] >= 0 && fine_box.lo[1] >= 0 && fine_box.lo[2] >= 0,
-                   "coarse_points_under needs non-negative fine indices");
-  mesh::Box<3> b;
-  for (int d = 0; d < 3; ++d) {
-    b.lo[d] = (fine_box.lo[d] + 1) / 2;
-    b.hi[d] = fine_box.hi[d] / 2;
-  }
-  return b;
-}
-
 std::vector<MultigridLevelPlan> plan_multigrid(const mesh::Grid<3>& finest, const std::array<int, 3>& dims, int levels) {
   GRIDFLOW_REQUIRE(levels >= 1, "a multigrid hierarchy needs at least one level");
   std::vector<MultigridLevelPlan> plan(static_cast<std::size_t>(levels));

@@ -50,9 +50,4 @@ mesh::Index restriction_halo(mesh::Index fine_n, int parts);
 /// The coarse ghost width every part needs to prolong onto its fine interior points.
 mesh::Index prolongation_halo(mesh::Index fine_n, int parts);
 
-/// The coarse points whose fine point 2I lies in `fine_box`: ceil(lo/2) .. floor(hi/2) per axis
-/// (empty where the box holds no even index). Over a partition of the fine points these boxes
-/// partition the coarse points.
-mesh::Box<3> coarse_points_under(const mesh::Box<3>& fine_box);
-
 }  // namespace gridflow::solver

@@ -1,5 +1,5 @@
 #pragma once
-// A 3D Poisson run, read from the deck and checked: u_xx + u_yy + u_zz = f on a box, Dirichlet
+// A 3D Poisson run as checked values (the application fills it from the deck): u_xx + u_yy + u_zz = f on a box, Dirichlet
 // values on its faces, solved by Jacobi, multigrid, CG preconditioned by multigrid, or the
 // spectral (DST-I) direct solver.
 #include <array>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "mesh/grid.hpp"
-#include "solver/deck.hpp"
+#include "solver/coordinate_function.hpp"
 #include "solver/run_options.hpp"
 
 namespace gridflow::solver {
@@ -25,17 +25,14 @@ struct PoissonConfig {
   RunOptions run;
   mesh::Grid<3> grid;
   std::string solver = "multigrid";  ///< "jacobi", "multigrid", "spectral" or "cg-mg"
-  std::string rhs;                   ///< f(x, y, z)
-  std::array<std::string, 6> boundary;  ///< x_low, x_high, y_low, y_high, z_low, z_high: of (x, y, z)
-  std::string exact;                 ///< optional exact solution, to report the discretisation error
+  SharedFunction rhs;                ///< f(x, y, z)
+  std::array<SharedFunction, 6> boundary;  ///< x_low, x_high, y_low, y_high, z_low, z_high: of (x, y, z, t)
+  SharedFunction exact;              ///< optional exact solution of (x, y, z), to report the error; null if none
   double tolerance = 1e-8;           ///< on ||b - A u|| / ||b||; default 1e-8 in double, 1e-5 in float
   std::int64_t max_iterations = 0;   ///< sweeps (jacobi), cycles (multigrid), iterations (cg-mg)
   std::int64_t check_every = 10;     ///< jacobi: sweeps between residual checks
   MultigridOptions multigrid;
 };
-
-/// Reads [grid], [poisson], [multigrid] and `solver`; throws InputError naming the key.
-PoissonConfig read_poisson_config(Deck& deck);
 
 /// The multigrid levels the grid allows: how often every axis's interval count halves evenly
 /// while staying >= coarse_points. 1 means multigrid cannot coarsen this grid.

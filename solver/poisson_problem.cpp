@@ -6,8 +6,7 @@
 #include "kernels/stencil/jacobi.hpp"
 #include "mesh/check.hpp"
 #include "solver/dirichlet_boundary.hpp"
-#include "solver/expression.hpp"
-#include "solver/expression_on_box.hpp"
+#include "solver/evaluate_on_box.hpp"
 
 namespace gridflow::solver {
 
@@ -16,19 +15,6 @@ double global_norm(double local_sum_of_squares, MPI_Comm comm) {
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local_sum_of_squares, &total, 1, MPI_DOUBLE, MPI_SUM, comm));
   return std::sqrt(total);
 }
-
-namespace {
-std::array<Expression, 6> face_expressions(const PoissonConfig& c) {
-  const char* keys[6] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
-  const std::vector<std::string> vars{"x", "y", "z", "t"};  // t is always 0 here (checked without t)
-  return {Expression(std::string("poisson.boundary.") + keys[0], c.boundary[0], vars),
-          Expression(std::string("poisson.boundary.") + keys[1], c.boundary[1], vars),
-          Expression(std::string("poisson.boundary.") + keys[2], c.boundary[2], vars),
-          Expression(std::string("poisson.boundary.") + keys[3], c.boundary[3], vars),
-          Expression(std::string("poisson.boundary.") + keys[4], c.boundary[4], vars),
-          Expression(std::string("poisson.boundary.") + keys[5], c.boundary[5], vars)};
-}
-}  // namespace
 
 template <class T>
 PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition,
@@ -41,13 +27,12 @@ PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decom
   m_f = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "f");
 
   mesh::Field<T, 3> f_host(decomposition.owned(), g, mesh::MemorySpace::host, "f_host");
-  const Expression rhs("poisson.rhs", config.rhs, {"x", "y", "z"});
   // Ghosts too: deep-halo sweeps recompute the neighbours' edge points and need f there.
-  evaluate_on_box(rhs, grid, f_host.ghosted().intersect(grid.points()),
+  evaluate_on_box(*config.rhs, grid, f_host.ghosted().intersect(grid.points()),
                   [&](const auto& p, double v) { f_host(p[0], p[1], p[2]) = static_cast<T>(v); });
   m_f->copy_from(f_host);
 
-  DirichletBoundary<T, 3> boundary(grid, face_expressions(config), space, stream);
+  DirichletBoundary<T, 3> boundary(grid, config.boundary, space, stream);
   boundary.apply(*m_u, m_u->ghosted().intersect(grid.points()), 0.0);
   if (space == mesh::MemorySpace::device) mesh::synchronize(stream);
   // The zero guess's residual needs the neighbours' boundary values in the ghosts: they are set

@@ -1,33 +1,31 @@
 #pragma once
-// The deck keys every problem shares: precision, device, decomposition, halo, output, progress,
-// tuning.
+// RunOptions: the choices every problem shares (precision, device, decomposition, halo, output,
+// progress, tuning), as plain values. The application reads them from the deck.
 #include <array>
 #include <cstdint>
 #include <string>
 
-#include "solver/deck.hpp"
-#include "solver/tuning_options.hpp"
+#include "autotune/tuning_options.hpp"
+#include "halo/transport.hpp"
+#include "kernels/core/precision.hpp"
 
 namespace gridflow::solver {
 
 struct RunOptions {
   std::string problem;                ///< "heat2d" or "poisson3d"
-  std::string precision = "double";   ///< "float" or "double"
+  kernels::core::Precision precision = kernels::core::Precision::float64;
   std::string device = "auto";        ///< "cpu", "gpu" or "auto"
   std::array<int, 3> decomposition{}; ///< ranks per axis; 0 = chosen by MPI_Dims_create
   bool device_sharing = false;        ///< allow more ranks than GPUs on a node
   int halo_width = 1;                 ///< ghost layers; steps between exchanges = width / stencil radius
   bool halo_width_given = false;      ///< set in the deck: the tuner leaves it alone
-  std::string halo_transport = "auto";///< "mpi", "nccl" or "auto"
+  halo::TransportChoice halo_transport = halo::TransportChoice::automatic;
   std::string output_dir = "output";
   std::string output_name;            ///< file prefix; defaults to the problem name
   std::int64_t output_every = 0;      ///< steps between outputs; 0 writes the final state only
   bool output_enabled = true;         ///< false writes nothing (benchmarks)
   std::int64_t progress_every = 0;    ///< steps between progress lines; 0 = about ten per run
-  TuningOptions tuning;               ///< the [tuning] keys
+  autotune::TuningOptions tuning;     ///< the [tuning] keys
 };
-
-/// Reads the shared keys for a problem of `dim` dimensions.
-RunOptions read_run_options(Deck& deck, int dim);
 
 }  // namespace gridflow::solver

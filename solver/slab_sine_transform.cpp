@@ -42,7 +42,7 @@ SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::M
   const MPI_Comm comm = d.comm();
   if (transport == halo::Transport::nccl) m_nccl = std::make_shared<const halo::NcclComm>(comm);
   auto redistribution = [&](const std::vector<mesh::Box<3>>& from, const std::vector<mesh::Box<3>>& to) {
-    return std::make_unique<BoxRedistribution<T>>(comm, from, to, space, stream, transport, m_nccl);
+    return std::make_unique<halo::BoxRedistribution<T>>(comm, from, to, space, stream, transport, m_nccl);
   };
   m_owned_to_z = redistribution(owned, z_slabs);
   m_z_to_y = redistribution(z_slabs, y_slabs);

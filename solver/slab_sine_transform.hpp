@@ -8,7 +8,7 @@
 // the coefficients are left:
 //   forward:  owned -> z-slabs, DST x, DST y, -> y-slabs, DST z
 //   inverse:  DST z, y-slabs -> z-slabs, DST y, DST x, -> owned
-// each arrow one BoxRedistribution (MPI_Alltoallv, or NCCL sends and receives between GPUs). The coefficient at global index (i, j, k) is
+// each arrow one halo::BoxRedistribution (MPI_Alltoallv, or NCCL sends and receives between GPUs). The coefficient at global index (i, j, k) is
 // that of sine mode (i, j, k). Unnormalised: inverse(forward(x)) = (Nx/2)(Ny/2)(Nz/2) x, N the
 // interval counts. Slabs split as the Decomposition splits points (the first take the remainder);
 // with more ranks than interior planes, the extra ranks hold no slab and only pass values on.
@@ -17,7 +17,7 @@
 #include "kernels/fft/dst1.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
-#include "solver/box_redistribution.hpp"
+#include "halo/box_redistribution.hpp"
 
 namespace gridflow::solver {
 
@@ -51,7 +51,7 @@ class SlabSineTransform {
   std::unique_ptr<mesh::Field<T, 3>> m_z_slab, m_y_slab;
   std::unique_ptr<kernels::fft::Dst1Plan<T>> m_dst_x, m_dst_y, m_dst_z;
   std::shared_ptr<const halo::NcclComm> m_nccl;
-  std::unique_ptr<BoxRedistribution<T>> m_owned_to_z, m_z_to_y, m_y_to_z, m_z_to_owned;
+  std::unique_ptr<halo::BoxRedistribution<T>> m_owned_to_z, m_z_to_y, m_y_to_z, m_z_to_owned;
 };
 
 extern template class SlabSineTransform<float>;

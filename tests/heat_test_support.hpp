@@ -9,15 +9,16 @@
 #include <vector>
 
 #include "gather_test_support.hpp"
+#include "app/heat2d_deck.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
 
 namespace gridflow::testing {
 
 inline solver::HeatConfig heat_config(const std::string& deck_text, const std::vector<std::string>& overrides = {}) {
-  auto deck = solver::Deck::parse("problem = 'heat2d'\n" + deck_text, "test deck");
+  auto deck = app::Deck::parse("problem = 'heat2d'\n" + deck_text, "test deck");
   for (const auto& o : overrides) deck.apply_override(o);
-  auto config = solver::read_heat_config(deck);
+  auto config = app::read_heat_config(deck);
   deck.require_all_used();
   return config;
 }

@@ -18,7 +18,7 @@ namespace gridflow::testing {
 
 template <class T>
 struct TunedJacobiSolve {
-  std::optional<solver::OnlineTuningResult> tuning;  ///< nullopt when the solver never tuned
+  std::optional<autotune::OnlineTuningResult> tuning;  ///< nullopt when the solver never tuned
   PoissonResult<T> solve;
 };
 
@@ -37,7 +37,7 @@ TunedJacobiSolve<T> solve_jacobi_tuned(const solver::PoissonConfig& config, MPI_
   out.solve = solve_gathered_with<T>(fields, comm, space, transport, [&](const solver::PoissonContext& c) {
     const solver::PoissonContext deck_context{config, c.decomposition, c.space, c.stream, c.transport};
     return std::make_unique<solver::JacobiSolver<T>>(
-        deck_context, solver::JacobiOnlineTuning{widths, [&](const solver::OnlineTuningResult& r) { out.tuning = r; }});
+        deck_context, solver::JacobiOnlineTuning{widths, [&](const autotune::OnlineTuningResult& r) { out.tuning = r; }});
   });
   return out;
 }

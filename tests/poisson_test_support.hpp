@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gather_test_support.hpp"
+#include "app/poisson3d_deck.hpp"
 #include "solver/poisson3d_config.hpp"
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"
@@ -16,9 +17,9 @@
 namespace gridflow::testing {
 
 inline solver::PoissonConfig poisson_config(const std::string& deck_text, const std::vector<std::string>& overrides = {}) {
-  auto deck = solver::Deck::parse("problem = 'poisson3d'\n" + deck_text, "test deck");
+  auto deck = app::Deck::parse("problem = 'poisson3d'\n" + deck_text, "test deck");
   for (const auto& o : overrides) deck.apply_override(o);
-  auto config = solver::read_poisson_config(deck);
+  auto config = app::read_poisson_config(deck);
   deck.require_all_used();
   return config;
 }

@@ -20,6 +20,18 @@ inline mesh::Box<3> restriction_footprint(const mesh::Box<3>& coarse_box) {
   return b;
 }
 
+/// The coarse points whose fine point 2I lies in `fine_box`: ceil(lo/2) .. floor(hi/2) per axis
+/// (empty where the box holds no even index; fine_box at non-negative indices). Over a partition
+/// of the fine points these boxes partition the coarse points.
+inline mesh::Box<3> coarse_points_under(const mesh::Box<3>& fine_box) {
+  mesh::Box<3> b;
+  for (int d = 0; d < 3; ++d) {
+    b.lo[d] = (fine_box.lo[d] + 1) / 2;
+    b.hi[d] = fine_box.hi[d] / 2;
+  }
+  return b;
+}
+
 /// The coarse points that interpolation onto `fine_box` reads: floor(i/2) .. ceil(i/2) per axis
 /// (fine_box at non-negative indices).
 inline mesh::Box<3> prolongation_footprint(const mesh::Box<3>& fine_box) {

@@ -15,8 +15,8 @@
 #include "heat_handover_test_support.hpp"
 #include "io/h5_handle.hpp"
 #include "mesh/device.hpp"
-#include "solver/deck.hpp"
-#include "solver/heat2d_run.hpp"
+#include "app/deck.hpp"
+#include "app/heat2d_run.hpp"
 
 namespace {
 
@@ -27,10 +27,10 @@ using gridflow::io::H5File;
 using gridflow::io::H5Type;
 
 void run(const std::vector<std::string>& overrides) {
-  auto d = gridflow::solver::Deck::parse("problem = 'heat2d'\n" + gridflow::testing::moving_boundary_deck(255, 191, 6000),
+  auto d = gridflow::app::Deck::parse("problem = 'heat2d'\n" + gridflow::testing::moving_boundary_deck(255, 191, 6000),
                                          "test deck");
   for (const auto& o : overrides) d.apply_override(o);
-  gridflow::solver::run_heat2d(d, MPI_COMM_SELF);
+  gridflow::app::run_heat2d(d, MPI_COMM_SELF);
 }
 
 std::string info_text(hid_t file, const std::string& name) {

@@ -69,7 +69,7 @@ TYPED_TEST(HeatDeviceTuningGpu, ADeviceTunedRunEqualsUntunedGpuAndCpuRunsBitwise
 
   gridflow::autotune::Configuration measured;
   for (const auto& config : {online, TestFixture::config({"tuning.mode=cached", cache.key()})}) {
-    const bool cached = config.run.tuning.mode == gridflow::solver::TuningMode::cached;
+    const bool cached = config.run.tuning.mode == gridflow::autotune::TuningMode::cached;
     SCOPED_TRACE(cached ? "cached" : "online");
     auto started = std::make_unique<gridflow::solver::HeatSolver<T>>(
         config, decomposition, MemorySpace::device, stream.get(), gridflow::halo::Transport::mpi);

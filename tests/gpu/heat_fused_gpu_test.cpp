@@ -16,7 +16,7 @@
 #include "heat_tuning_test_support.hpp"
 #include "kernels/stencil/heat.hpp"
 #include "mesh/device.hpp"
-#include "solver/kernel_spaces.hpp"
+#include "autotune/kernel_spaces.hpp"
 
 namespace {
 
@@ -54,8 +54,8 @@ void expect_space_matches_oracle(const mesh::Box<2>& owned, int ghost, const mes
   mesh::Field<T, 2> got(owned, ghost, mesh::MemorySpace::host), expect(owned, ghost, mesh::MemorySpace::host);
   d_in.copy_from(in);
   int tried = 0;
-  for (const auto& config : solver::heat_cuda_space(sizeof(T)).enumerate()) {
-    const auto p = solver::heat_cuda_params(config);
+  for (const auto& config : autotune::heat_cuda_space(sizeof(T)).enumerate()) {
+    const auto p = autotune::heat_cuda_params(config);
     if (p.fused_steps == 1) continue;
     for (const int steps : {p.fused_steps, 3}) {
       if (steps > p.fused_steps) continue;

@@ -69,7 +69,7 @@ TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
   const int ranks = gridflow::testing::world_size();
   const auto device = mesh::MemorySpace::device;
   const auto config = gridflow::testing::heat_config(deck, {sizeof(T) == 4 ? "precision=float" : "precision=double", "tuning.mode=off"});
-  EXPECT_TRUE(solver::halo_transport_is_tuned(config.run, device, halo::Transport::nccl, ranks));
+  EXPECT_TRUE(autotune::halo_transport_is_tuned(config.run.halo_transport, device, halo::Transport::nccl, ranks));
   solver::HeatSpaceOptions options;
   options.widths = {1, 2};
   options.tunes_transport = true;

@@ -8,7 +8,7 @@
 #include "gpu_test_support.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "poisson_test_support.hpp"
-#include "solver/kernel_spaces.hpp"
+#include "autotune/kernel_spaces.hpp"
 
 namespace {
 template <class T>
@@ -56,8 +56,8 @@ TYPED_TEST(JacobiGpu, EveryLaunchConfigurationMatchesTheOracle) {
     expect.copy_from(in);
     const double host_sum = kernels::stencil::jacobi_sweep_with_residual(in, expect, f, update, norm, coeff);
     EXPECT_NEAR(host_sum, host_residual, 1e-12 * host_residual);
-    for (const auto& c : solver::jacobi_cuda_space(sizeof(T)).enumerate()) {
-      const auto p = solver::jacobi_cuda_params(c);
+    for (const auto& c : autotune::jacobi_cuda_space(sizeof(T)).enumerate()) {
+      const auto p = autotune::jacobi_cuda_params(c);
       d_out.copy_from(in);
       double sum = 0;
       try {

@@ -75,7 +75,7 @@ TEST(HeatDeviceTuning, ChoosingBetweenTwoSolversLeavesTheSolutionBitwiseUnchange
   const auto reference = gridflow::testing::untuned_heat_run<double>(config, decomposition, MemorySpace::host);
   gridflow::autotune::Configuration measured_choice;
   for (const auto& run_config : {config, heat_config(deck, {"tuning.mode=cached", cache.key()})}) {
-    const bool cached = run_config.run.tuning.mode == gridflow::solver::TuningMode::cached;
+    const bool cached = run_config.run.tuning.mode == gridflow::autotune::TuningMode::cached;
     SCOPED_TRACE(cached ? "cached" : "online");
     HeatSolver<double> gpu(run_config, decomposition, MemorySpace::host, nullptr, gridflow::halo::Transport::mpi);
     HeatSolver<double> cpu(run_config, decomposition, MemorySpace::host, nullptr, gridflow::halo::Transport::mpi);

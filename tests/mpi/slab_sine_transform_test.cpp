@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mesh/decomposition.hpp"
-#include "solver/box_redistribution.hpp"
+#include "halo/box_redistribution.hpp"
 #include "solver/slab_sine_transform.hpp"
 #include "mpi_test_support.hpp"
 
@@ -52,7 +52,7 @@ TEST(BoxRedistributionMpi, OwnedBoxesToSlabsAndBack) {
     for (auto j = o.lo[1]; j <= o.hi[1]; ++j)
       for (auto i = o.lo[0]; i <= o.hi[0]; ++i) src(i, j, k) = tag(i, j, k);
 
-  gridflow::solver::BoxRedistribution<double> to_slabs(d.comm(), owned, slabs, MemorySpace::host, nullptr);
+  gridflow::halo::BoxRedistribution<double> to_slabs(d.comm(), owned, slabs, MemorySpace::host, nullptr);
   std::unique_ptr<Field<double, 3>> slab;
   if (!slabs[me].empty()) slab = std::make_unique<Field<double, 3>>(slabs[me], 1, MemorySpace::host, "slab");
   to_slabs.apply(&src, slab.get());
@@ -70,7 +70,7 @@ TEST(BoxRedistributionMpi, OwnedBoxesToSlabsAndBack) {
   for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
     for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
       for (auto i = g.lo[0]; i <= g.hi[0]; ++i) back(i, j, k) = -1;
-  gridflow::solver::BoxRedistribution<double> to_owned(d.comm(), slabs, owned, MemorySpace::host, nullptr);
+  gridflow::halo::BoxRedistribution<double> to_owned(d.comm(), slabs, owned, MemorySpace::host, nullptr);
   to_owned.apply(slab.get(), &back);
   for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
     for (auto j = g.lo[1]; j <= g.hi[1]; ++j)

@@ -22,7 +22,7 @@
 #include "autotune/coordinate_descent.hpp"
 #include "autotune/tuner.hpp"
 #include "autotune_synthetic.hpp"
-#include "solver/kernel_spaces.hpp"
+#include "autotune/kernel_spaces.hpp"
 
 namespace {
 
@@ -48,7 +48,7 @@ std::vector<MeasuredCase> measured_cases() {
       const std::size_t bytes = precision == "float" ? sizeof(float) : sizeof(double);
       MeasuredCase m{
           run + ": " + kernel + " " + std::to_string(c.at("n").get<int>()) + " " + precision,
-          kernel == "heat2d" ? gridflow::solver::heat_cuda_space(bytes) : gridflow::solver::jacobi_cuda_space(bytes),
+          kernel == "heat2d" ? gridflow::autotune::heat_cuda_space(bytes) : gridflow::autotune::jacobi_cuda_space(bytes),
           {}};
       const auto names = c.at("parameters").get<std::vector<std::string>>();
       for (const auto& point : c.at("points")) {

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
 #include "mesh/check.hpp"
-#include "solver/deck.hpp"
+#include "app/deck.hpp"
 
 using gridflow::InputError;
-using gridflow::solver::Deck;
+using gridflow::app::Deck;
 
 namespace {
 // The message of the InputError `f` throws ("" if none), to check it names the key.

@@ -12,7 +12,7 @@ using gridflow::mesh::MemorySpace;
 using gridflow::solver::device_is_tuned;
 using gridflow::solver::device_tuning_max_points;
 using gridflow::solver::RunOptions;
-using gridflow::solver::TuningMode;
+using gridflow::autotune::TuningMode;
 
 constexpr std::int64_t small = 200 * 150;
 
@@ -23,7 +23,7 @@ TEST(DeviceTuningRule, AutoOnTheGpuWithTuningOnAndASmallGridIsTuned) {
   EXPECT_TRUE(device_is_tuned(run, MemorySpace::device, small, false));
   EXPECT_TRUE(device_is_tuned(run, MemorySpace::device, device_tuning_max_points, false));
   RunOptions mpi = run;
-  mpi.halo_transport = "mpi";
+  mpi.halo_transport = gridflow::halo::TransportChoice::mpi;
   EXPECT_TRUE(device_is_tuned(mpi, MemorySpace::device, small, false));
 }
 
@@ -56,7 +56,7 @@ TEST(DeviceTuningRule, TuningOffKeepsTheGpuUnlessGridflowTuneMeasures) {
 
 TEST(DeviceTuningRule, NcclTransportKeepsTheGpu) {
   RunOptions nccl;
-  nccl.halo_transport = "nccl";
+  nccl.halo_transport = gridflow::halo::TransportChoice::nccl;
   EXPECT_FALSE(device_is_tuned(nccl, MemorySpace::device, small, false));
 }
 

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "mesh/check.hpp"
-#include "solver/expression.hpp"
-#include "solver/expression_on_box.hpp"
+#include "app/expression.hpp"
+#include "solver/evaluate_on_box.hpp"
 
-using gridflow::solver::Expression;
+using gridflow::app::Expression;
 
 TEST(Expression, EvaluatesWithVariablesAndConstants) {
   const Expression e("heat.initial", "sin(pi*x) * y^2 + a", {"x", "y"}, {{"a", 0.25}});

@@ -3,11 +3,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "app/heat2d_deck.hpp"
 #include "mesh/check.hpp"
 #include "solver/heat2d_config.hpp"
 
-using gridflow::solver::Deck;
-using gridflow::solver::read_heat_config;
+using gridflow::app::Deck;
+using gridflow::app::read_heat_config;
 
 namespace {
 Deck deck(const std::string& heat_keys, const std::string& extra = "") {

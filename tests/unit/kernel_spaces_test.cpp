@@ -11,7 +11,7 @@
 #include "autotune/timer.hpp"
 #include "autotune/tuner.hpp"
 #include "solver/heat_tuning.hpp"
-#include "solver/kernel_spaces.hpp"
+#include "autotune/kernel_spaces.hpp"
 
 namespace {
 
@@ -52,8 +52,8 @@ void expect_only_legal(const gridflow::autotune::SearchSpace& space, gridflow::a
 }  // namespace
 
 TEST(KernelSpaces, HeatDefaultIsTheStructDefaultAndRoundTrips) {
-  const auto space = gridflow::solver::heat_cuda_space(sizeof(double));
-  const auto d = gridflow::solver::heat_cuda_params(space.default_configuration());
+  const auto space = gridflow::autotune::heat_cuda_space(sizeof(double));
+  const auto d = gridflow::autotune::heat_cuda_params(space.default_configuration());
   const gridflow::kernels::stencil::HeatCudaParams expected;
   EXPECT_EQ(d.block_x, expected.block_x);
   EXPECT_EQ(d.block_y, expected.block_y);
@@ -61,40 +61,40 @@ TEST(KernelSpaces, HeatDefaultIsTheStructDefaultAndRoundTrips) {
   EXPECT_EQ(d.fused_steps, expected.fused_steps);
   for (const auto& c : space.enumerate()) {
     Configuration back;
-    gridflow::solver::set_heat_cuda_params(back, gridflow::solver::heat_cuda_params(c));
+    gridflow::autotune::set_heat_cuda_params(back, gridflow::autotune::heat_cuda_params(c));
     EXPECT_EQ(back, c);
-    EXPECT_TRUE(gridflow::solver::heat_cuda_params(c).valid()) << c;
+    EXPECT_TRUE(gridflow::autotune::heat_cuda_params(c).valid()) << c;
   }
   EXPECT_LT(space.enumerate().size(), space.unconstrained_size());  // the thread limit bites
 }
 
 TEST(KernelSpaces, JacobiRespectsThreadsAndSharedMemoryPerPrecision) {
   for (const std::size_t bytes : {sizeof(float), sizeof(double)}) {
-    const auto space = gridflow::solver::jacobi_cuda_space(bytes);
-    const auto d = gridflow::solver::jacobi_cuda_params(space.default_configuration());
+    const auto space = gridflow::autotune::jacobi_cuda_space(bytes);
+    const auto d = gridflow::autotune::jacobi_cuda_params(space.default_configuration());
     EXPECT_EQ(d.block_x, gridflow::kernels::stencil::JacobiCudaParams{}.block_x);
     for (const auto& c : space.enumerate()) {
-      const auto p = gridflow::solver::jacobi_cuda_params(c);
+      const auto p = gridflow::autotune::jacobi_cuda_params(c);
       EXPECT_TRUE(p.valid()) << c;
       if (p.shared_tile) {
         EXPECT_LE((p.block_x + 2) * (p.block_y + 2) * bytes, 48u * 1024u) << c;
       }
       Configuration back;
-      gridflow::solver::set_jacobi_cuda_params(back, p);
+      gridflow::autotune::set_jacobi_cuda_params(back, p);
       EXPECT_EQ(back, c);
     }
   }
 }
 
 TEST(KernelSpaces, NoIllegalConfigurationReachesTheKernel) {
-  const auto heat = gridflow::solver::heat_cuda_space(sizeof(double));
-  const auto jacobi = gridflow::solver::jacobi_cuda_space(sizeof(double));
+  const auto heat = gridflow::autotune::heat_cuda_space(sizeof(double));
+  const auto jacobi = gridflow::autotune::jacobi_cuda_space(sizeof(double));
   auto heat_legal = [](const Configuration& c) {
-    const auto p = gridflow::solver::heat_cuda_params(c);
+    const auto p = gridflow::autotune::heat_cuda_params(c);
     return p.valid() && (p.fused_steps == 1 || p.fused_shared_bytes(p.fused_steps, sizeof(double)) <= 48u * 1024u);
   };
   auto jacobi_legal = [](const Configuration& c) {
-    const auto p = gridflow::solver::jacobi_cuda_params(c);
+    const auto p = gridflow::autotune::jacobi_cuda_params(c);
     return p.valid() && (!p.shared_tile || (p.block_x + 2) * (p.block_y + 2) * sizeof(double) <= 48u * 1024u);
   };
   gridflow::autotune::Exhaustive exhaustive;
@@ -106,7 +106,7 @@ TEST(KernelSpaces, NoIllegalConfigurationReachesTheKernel) {
 }
 
 TEST(KernelSpaces, TheGuardRefusesAnIllegalConfigurationAsABug) {
-  const auto space = gridflow::solver::heat_cuda_space(sizeof(double));
+  const auto space = gridflow::autotune::heat_cuda_space(sizeof(double));
   RecordingEvaluator recorder;
   gridflow::autotune::LegalOnlyEvaluator guarded(space, recorder);
   const Configuration too_many_threads{{"block_x", 256}, {"block_y", 16}, {"cells_per_thread", 1}, {"fused_steps", 1}};
@@ -121,8 +121,8 @@ TEST(KernelSpaces, HeatFusedStepsRespectSharedMemoryTheCapAndTheGhostWidth) {
   using gridflow::kernels::stencil::HeatCudaParams;
   for (const std::size_t bytes : {sizeof(float), sizeof(double)}) {
     std::size_t fused = 0;
-    for (const auto& c : gridflow::solver::heat_cuda_space(bytes).enumerate()) {
-      const auto p = gridflow::solver::heat_cuda_params(c);
+    for (const auto& c : gridflow::autotune::heat_cuda_space(bytes).enumerate()) {
+      const auto p = gridflow::autotune::heat_cuda_params(c);
       if (p.fused_steps == 1) continue;
       ++fused;
       // two tiles of block_x x (block_y cells_per_thread + 2k) values
@@ -135,9 +135,9 @@ TEST(KernelSpaces, HeatFusedStepsRespectSharedMemoryTheCapAndTheGhostWidth) {
   EXPECT_FALSE((HeatCudaParams{256, 4, 8, 8}.fits_shared_memory(sizeof(double))));
   EXPECT_TRUE((HeatCudaParams{256, 4, 8, 1}.fits_shared_memory(sizeof(double))));  // one step: no tile
 
-  for (const auto& c : gridflow::solver::heat_cuda_space(sizeof(float), 2).enumerate())
+  for (const auto& c : gridflow::autotune::heat_cuda_space(sizeof(float), 2).enumerate())
     EXPECT_LE(c.at("fused_steps"), 2) << c;
-  EXPECT_EQ(gridflow::solver::heat_cuda_space(sizeof(float), 1).parameter("fused_steps").values.size(), 1u);
+  EXPECT_EQ(gridflow::autotune::heat_cuda_space(sizeof(float), 1).parameter("fused_steps").values.size(), 1u);
 
   gridflow::solver::HeatSpaceOptions options;
   options.value_bytes = sizeof(float);

@@ -68,7 +68,7 @@ TEST(MultigridPlan, CoarsePointsUnderFineBoxesPartitionTheCoarseGrid) {
     for (int parts = 1; parts <= 6; ++parts) {
       std::vector<int> hits(static_cast<std::size_t>(fine_n / 2 + 1), 0);
       for (int q = 0; q < parts; ++q) {
-        const auto b = solver::coarse_points_under(part(fine_n + 1, parts, q));
+        const auto b = gridflow::kernels::multigrid::coarse_points_under(part(fine_n + 1, parts, q));
         for (Index i = b.lo[0]; i <= b.hi[0]; ++i) ++hits[static_cast<std::size_t>(i)];
       }
       for (int h : hits) ASSERT_EQ(h, 1) << fine_n << " in " << parts;

@@ -4,7 +4,7 @@
 
 #include "solver/heat_tuning.hpp"
 #include "solver/jacobi_tuning.hpp"
-#include "solver/transport_tuning.hpp"
+#include "autotune/transport_tuning.hpp"
 
 namespace {
 using gridflow::halo::Transport;
@@ -13,13 +13,13 @@ using gridflow::mesh::MemorySpace;
 
 TEST(TransportTuning, OnlyAutoOnSeveralGpusThatResolvedToNccl) {
   gridflow::solver::RunOptions run;
-  EXPECT_TRUE(gridflow::solver::halo_transport_is_tuned(run, MemorySpace::device, Transport::nccl, 2));
-  EXPECT_FALSE(gridflow::solver::halo_transport_is_tuned(run, MemorySpace::device, Transport::nccl, 1));
-  EXPECT_FALSE(gridflow::solver::halo_transport_is_tuned(run, MemorySpace::host, Transport::mpi, 4));
+  EXPECT_TRUE(gridflow::autotune::halo_transport_is_tuned(run.halo_transport, MemorySpace::device, Transport::nccl, 2));
+  EXPECT_FALSE(gridflow::autotune::halo_transport_is_tuned(run.halo_transport, MemorySpace::device, Transport::nccl, 1));
+  EXPECT_FALSE(gridflow::autotune::halo_transport_is_tuned(run.halo_transport, MemorySpace::host, Transport::mpi, 4));
   // "auto" fell back to MPI (no NCCL, or ranks sharing a GPU): nothing to choose between.
-  EXPECT_FALSE(gridflow::solver::halo_transport_is_tuned(run, MemorySpace::device, Transport::mpi, 4));
-  run.halo_transport = "nccl";  // the deck decided
-  EXPECT_FALSE(gridflow::solver::halo_transport_is_tuned(run, MemorySpace::device, Transport::nccl, 4));
+  EXPECT_FALSE(gridflow::autotune::halo_transport_is_tuned(run.halo_transport, MemorySpace::device, Transport::mpi, 4));
+  run.halo_transport = gridflow::halo::TransportChoice::nccl;  // the deck decided
+  EXPECT_FALSE(gridflow::autotune::halo_transport_is_tuned(run.halo_transport, MemorySpace::device, Transport::nccl, 4));
 }
 
 TEST(HeatTransportTuning, TheSpaceAndLabelNameTheTransport) {
@@ -35,11 +35,11 @@ TEST(HeatTransportTuning, TheSpaceAndLabelNameTheTransport) {
 
 TEST(TransportTuning, AConfigurationNamesItsTransport) {
   gridflow::autotune::Configuration c;
-  EXPECT_EQ(gridflow::solver::halo_transport_of(c, Transport::nccl), Transport::nccl);  // not tuned: unchanged
+  EXPECT_EQ(gridflow::autotune::halo_transport_of(c, Transport::nccl), Transport::nccl);  // not tuned: unchanged
   c.set("nccl", 0);
-  EXPECT_EQ(gridflow::solver::halo_transport_of(c, Transport::nccl), Transport::mpi);
+  EXPECT_EQ(gridflow::autotune::halo_transport_of(c, Transport::nccl), Transport::mpi);
   c.set("nccl", 1);
-  EXPECT_EQ(gridflow::solver::halo_transport_of(c, Transport::mpi), Transport::nccl);
+  EXPECT_EQ(gridflow::autotune::halo_transport_of(c, Transport::mpi), Transport::nccl);
 }
 
 TEST(JacobiTransportTuning, TheSpaceAndLabelNameTheTransport) {

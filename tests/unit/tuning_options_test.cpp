@@ -3,19 +3,21 @@
 
 #include <string>
 
+#include "app/run_options_deck.hpp"
+#include "app/tuning_options_deck.hpp"
 #include "mesh/check.hpp"
 #include "solver/run_options.hpp"
-#include "solver/tuning_options.hpp"
+#include "autotune/tuning_options.hpp"
 
 namespace {
 
-using gridflow::solver::Deck;
-using gridflow::solver::TuningMode;
-using gridflow::solver::TuningStrategy;
+using gridflow::app::Deck;
+using gridflow::autotune::TuningMode;
+using gridflow::autotune::TuningStrategy;
 
-gridflow::solver::TuningOptions read(const std::string& extra) {
+gridflow::autotune::TuningOptions read(const std::string& extra) {
   auto deck = Deck::parse("[tuning]\n" + extra, "test deck");
-  auto options = gridflow::solver::read_tuning_options(deck);
+  auto options = gridflow::app::read_tuning_options(deck);
   deck.require_all_used();
   return options;
 }
@@ -64,13 +66,13 @@ TEST(TuningOptions, RejectsBadValuesNamingTheKey) {
 
 TEST(TuningOptions, AnUnknownTuningKeyIsAnError) {
   auto deck = Deck::parse("[tuning]\nmodee = 'off'\n", "test deck");
-  gridflow::solver::read_tuning_options(deck);
+  gridflow::app::read_tuning_options(deck);
   EXPECT_THROW(deck.require_all_used(), gridflow::InputError);
 }
 
 TEST(TuningOptions, RunOptionsKnowWhetherTheDeckSetsTheGhostWidth) {
   auto unset = Deck::parse("problem = 'heat2d'\n", "test deck");
-  EXPECT_FALSE(gridflow::solver::read_run_options(unset, 2).halo_width_given);
+  EXPECT_FALSE(gridflow::app::read_run_options(unset, 2).halo_width_given);
   auto set = Deck::parse("problem = 'heat2d'\n[halo]\nwidth = 1\n", "test deck");
-  EXPECT_TRUE(gridflow::solver::read_run_options(set, 2).halo_width_given);
+  EXPECT_TRUE(gridflow::app::read_run_options(set, 2).halo_width_given);
 }

@@ -1,13 +1,13 @@
 // Sizing the search to the runs a run can spare: never more runs than affordable.
 #include <gtest/gtest.h>
 
-#include "solver/tuning_plan.hpp"
+#include "autotune/tuning_plan.hpp"
 
-using gridflow::solver::plan_tuning;
-using gridflow::solver::runs_needed;
-using gridflow::solver::TuningOptions;
-using gridflow::solver::TuningPlan;
-using gridflow::solver::TuningStrategy;
+using gridflow::autotune::plan_tuning;
+using gridflow::autotune::runs_needed;
+using gridflow::autotune::TuningOptions;
+using gridflow::autotune::TuningPlan;
+using gridflow::autotune::TuningStrategy;
 
 TEST(TuningPlan, UnlimitedRunsFollowTheStrategyOption) {
   TuningOptions o;  // auto, budget 30

@@ -1,0 +1,261 @@
+#include "app/deck.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <type_traits>
+
+#include "mesh/check.hpp"
+
+namespace gridflow::app {
+
+namespace {
+
+std::vector<std::string> split_key(const std::string& key) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(key);
+  while (std::getline(in, part, '.')) parts.push_back(part);
+  return parts;
+}
+
+std::string type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date or time";
+  }
+}
+
+// Every leaf key of `t` as a dotted path.
+void leaf_keys(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& [k, v] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = v.as_table()) leaf_keys(*sub, key, out);
+    else out.push_back(key);
+  }
+}
+
+std::string format_parse_error(const toml::parse_error& e, const std::string& source) {
+  std::ostringstream os;
+  os << source << ':' << e.source().begin.line << ':' << e.source().begin.column << ": " << e.description();
+  return os.str();
+}
+
+}  // namespace
+
+std::string exact_decimal(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+Deck Deck::parse(const std::string& text, const std::string& source) {
+  Deck d;
+  d.m_source = source;
+  try {
+    d.m_table = toml::parse(std::string_view(text), std::string_view(source));
+  } catch (const toml::parse_error& e) {
+    throw InputError("invalid TOML: " + format_parse_error(e, source));
+  }
+  return d;
+}
+
+void Deck::apply_override(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("override '" + assignment + "': expected key=value");
+  const std::string key = assignment.substr(0, eq);
+  const std::string value = assignment.substr(eq + 1);
+  toml::table parsed;
+  try {
+    parsed = toml::parse(std::string_view("v = " + value), std::string_view("<command line>"));
+  } catch (const toml::parse_error&) {
+    parsed.insert_or_assign("v", value);  // a bare word such as gpu or /tmp/out is a string
+  }
+  const auto parts = split_key(key);
+  toml::table* t = &m_table;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    auto [it, inserted] = t->insert(parts[i], toml::table{});
+    t = it->second.as_table();
+    if (!t) throw InputError("override '" + assignment + "': '" + parts[i] + "' is not a table in the deck");
+  }
+  t->insert_or_assign(parts.back(), std::move(*parsed.get("v")));
+  m_overridden.insert(key);
+}
+
+const toml::node* Deck::find(const std::string& key) const {
+  return m_table.at_path(key).node();
+}
+
+bool Deck::has(const std::string& key) const { return find(key) != nullptr; }
+
+void Deck::wrong_type(const std::string& key, const std::string& expected) const {
+  throw InputError("key '" + key + "': expected " + expected + ", got " + type_name(*find(key)));
+}
+
+void Deck::record(const std::string& key, toml::node&& value) {
+  m_read.insert(key);
+  const auto parts = split_key(key);
+  toml::table* t = &m_used;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) t = t->insert(parts[i], toml::table{}).first->second.as_table();
+  if (auto* s = value.as_string()) t->insert_or_assign(parts.back(), s->get());
+  else if (auto* n = value.as_integer()) t->insert_or_assign(parts.back(), n->get());
+  else if (auto* x = value.as_floating_point()) t->insert_or_assign(parts.back(), x->get());
+  else if (auto* b = value.as_boolean()) t->insert_or_assign(parts.back(), b->get());
+  else if (auto* a = value.as_array()) t->insert_or_assign(parts.back(), *a);
+}
+
+std::string Deck::string(const std::string& key, std::optional<std::string> fallback, const std::vector<std::string>& choices) {
+  std::string v;
+  if (const auto* n = find(key)) {
+    if (!n->is_string()) wrong_type(key, "a string");
+    v = n->as_string()->get();
+  } else if (fallback) {
+    v = *fallback;
+  } else {
+    throw InputError("key '" + key + "' is required");
+  }
+  if (!choices.empty() && std::find(choices.begin(), choices.end(), v) == choices.end()) {
+    std::string list;
+    for (const auto& c : choices) list += (list.empty() ? "" : ", ") + ("'" + c + "'");
+    throw InputError("key '" + key + "': '" + v + "' is not one of " + list);
+  }
+  record(key, toml::value<std::string>(v));
+  return v;
+}
+
+std::string Deck::expression(const std::string& key, const std::string& fallback) {
+  const auto* n = find(key);
+  if (n && n->is_number()) {
+    const std::string text = n->is_integer() ? std::to_string(n->as_integer()->get()) : exact_decimal(n->as_floating_point()->get());
+    record(key, toml::value<std::string>(text));
+    return text;
+  }
+  if (n && !n->is_string()) wrong_type(key, "a formula (a string or a number)");
+  return string(key, fallback);
+}
+
+double Deck::number(const std::string& key, std::optional<double> fallback) {
+  if (const auto v = optional_number(key)) return *v;
+  if (!fallback) throw InputError("key '" + key + "' is required");
+  record(key, toml::value<double>(*fallback));
+  return *fallback;
+}
+
+std::optional<double> Deck::optional_number(const std::string& key) {
+  const auto* n = find(key);
+  if (!n) return std::nullopt;
+  if (!n->is_number()) wrong_type(key, "a number");
+  const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get()) : n->as_floating_point()->get();
+  record(key, toml::value<double>(v));
+  return v;
+}
+
+std::int64_t Deck::integer(const std::string& key, std::optional<std::int64_t> fallback) {
+  if (const auto v = optional_integer(key)) return *v;
+  if (!fallback) throw InputError("key '" + key + "' is required");
+  record(key, toml::value<std::int64_t>(*fallback));
+  return *fallback;
+}
+
+std::optional<std::int64_t> Deck::optional_integer(const std::string& key) {
+  const auto* n = find(key);
+  if (!n) return std::nullopt;
+  if (!n->is_integer()) wrong_type(key, "an integer");
+  const auto v = n->as_integer()->get();
+  record(key, toml::value<std::int64_t>(v));
+  return v;
+}
+
+bool Deck::boolean(const std::string& key, std::optional<bool> fallback) {
+  bool v = false;
+  if (const auto* n = find(key)) {
+    if (!n->is_boolean()) wrong_type(key, "true or false");
+    v = n->as_boolean()->get();
+  } else if (fallback) {
+    v = *fallback;
+  } else {
+    throw InputError("key '" + key + "' is required");
+  }
+  record(key, toml::value<bool>(v));
+  return v;
+}
+
+template <class V>
+std::vector<V> Deck::array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback) {
+  constexpr bool integral = std::is_integral_v<V>;
+  const std::string expected = "an array of " + std::to_string(count) + (integral ? " integers" : " numbers");
+  std::vector<V> v;
+  if (const auto* n = find(key)) {
+    const auto* a = n->as_array();
+    if (!a || a->size() != count) wrong_type(key, expected);
+    for (const auto& e : *a) {
+      if (integral ? !e.is_integer() : !e.is_number()) wrong_type(key, expected);
+      v.push_back(e.is_integer() ? static_cast<V>(e.as_integer()->get()) : static_cast<V>(e.as_floating_point()->get()));
+    }
+  } else if (fallback) {
+    v = *fallback;
+  } else {
+    throw InputError("key '" + key + "' is required");
+  }
+  toml::array used;
+  for (auto x : v) used.push_back(x);
+  record(key, std::move(used));
+  return v;
+}
+
+std::vector<std::int64_t> Deck::integers(const std::string& key, std::size_t count,
+                                         std::optional<std::vector<std::int64_t>> fallback) {
+  return array<std::int64_t>(key, count, std::move(fallback));
+}
+
+std::vector<double> Deck::numbers(const std::string& key, std::size_t count, std::optional<std::vector<double>> fallback) {
+  return array<double>(key, count, std::move(fallback));
+}
+
+void Deck::require_all_used() const {
+  std::vector<std::string> keys;
+  leaf_keys(m_table, "", keys);
+  for (const auto& k : keys)
+    if (!m_read.count(k))
+      throw InputError("unknown key '" + k + "' " + (m_overridden.count(k) ? "given on the command line" : "in " + m_source) +
+                       " (the README lists every key)");
+}
+
+std::string Deck::used_toml() const {
+  std::ostringstream os;
+  os << m_used;
+  return os.str() + "\n";
+}
+
+io::Attributes Deck::used_attributes() const {
+  io::Attributes out{{"deck", used_toml()}};
+  std::vector<std::string> keys;
+  leaf_keys(m_used, "", keys);
+  for (const auto& k : keys) {
+    const auto* n = m_used.at_path(k).node();
+    if (const auto* s = n->as_string()) out.emplace_back(k, s->get());
+    else if (const auto* i = n->as_integer()) out.emplace_back(k, i->get());
+    else if (const auto* x = n->as_floating_point()) out.emplace_back(k, x->get());
+    else if (const auto* b = n->as_boolean()) out.emplace_back(k, b->get());
+    else if (const auto* a = n->as_array()) {
+      if (a->is_homogeneous(toml::node_type::integer)) {
+        std::vector<std::int64_t> v;
+        for (const auto& e : *a) v.push_back(e.as_integer()->get());
+        out.emplace_back(k, v);
+      } else {
+        std::vector<double> v;
+        for (const auto& e : *a) v.push_back(e.is_integer() ? double(e.as_integer()->get()) : e.as_floating_point()->get());
+        out.emplace_back(k, v);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gridflow::app

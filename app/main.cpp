@@ -1,0 +1,108 @@
+// gridflow DECK.toml [key=value ...]: runs the problem the deck describes on every rank of
+// MPI_COMM_WORLD. gridflow tune DECK.toml [key=value ...]: tunes its kernels and stores the
+// choice in the tuning cache, without running it. Bad input exits with status 2 and one message from rank 0; a failure inside a
+// run (CUDA, MPI, HDF5) prints "[rank r] ..." and aborts every rank, so none is left hanging.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "gridflow/config.hpp"
+#include "io/mpiio_workaround.hpp"
+#include "mesh/check.hpp"
+#include "mesh/host_threads.hpp"
+#include "app/deck.hpp"
+#include "app/heat2d_run.hpp"
+#include "app/heat2d_tune.hpp"
+#include "app/poisson3d_run.hpp"
+#include "app/poisson3d_tune.hpp"
+#include "app/run_setup.hpp"
+
+namespace {
+
+std::string version_text() {
+  return std::string("gridflow ") + GRIDFLOW_VERSION + " (git " + GRIDFLOW_GIT_HASH + ", CUDA " +
+         (GRIDFLOW_HAVE_CUDA ? "on" : "off") + ", NCCL " + (GRIDFLOW_HAVE_NCCL ? "on" : "off") + ")";
+}
+
+gridflow::app::Deck read_deck(const std::string& deck_path, const std::vector<std::string>& overrides) {
+  using namespace gridflow;
+  const std::string text = app::read_text_on_rank0(deck_path, "deck", MPI_COMM_WORLD);
+  app::Deck deck = app::Deck::parse(text, deck_path);
+  for (const auto& o : overrides) deck.apply_override(o);
+  return deck;
+}
+
+int run_deck(const std::string& deck_path, const std::vector<std::string>& overrides, const std::string& summary) {
+  using namespace gridflow;
+  app::Deck deck = read_deck(deck_path, overrides);
+  const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
+  if (problem == "heat2d") app::run_heat2d(deck, MPI_COMM_WORLD, summary);
+  else app::run_poisson3d(deck, MPI_COMM_WORLD, summary);
+  return 0;
+}
+
+int tune_deck(const std::string& deck_path, const std::vector<std::string>& overrides) {
+  using namespace gridflow;
+  app::Deck deck = read_deck(deck_path, overrides);
+  const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
+  if (problem == "heat2d") app::tune_heat2d(deck, MPI_COMM_WORLD);
+  else app::tune_poisson3d(deck, MPI_COMM_WORLD);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gridflow::io::avoid_broken_mpiio();
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int status = 0;
+  try {
+    CLI::App app("gridflow: MPI + GPU structured-grid solver (2D heat, 3D Poisson)", "gridflow");
+    std::string deck_path;
+    std::vector<std::string> overrides;
+    std::string summary;
+    app.add_option("deck", deck_path, "input deck (TOML); see the README for every key");
+    app.add_option("overrides", overrides, "key=value pairs that replace deck keys, e.g. grid.n=[2049,2049]");
+    app.add_option("--summary", summary, "write the run's figures (throughput, phase times) as JSON to this file");
+    app.set_version_flag("--version", version_text());
+    CLI::App* tune = app.add_subcommand("tune", "tune the deck's kernels for its grid and store the choice in the "
+                                                "tuning cache (tuning.cache), without running it");
+    std::string tune_deck_path;
+    std::vector<std::string> tune_overrides;
+    tune->add_option("deck", tune_deck_path, "input deck (TOML)")->required();
+    tune->add_option("overrides", tune_overrides, "key=value pairs that replace deck keys");
+    app.require_subcommand(0, 1);
+    try {
+      app.parse(argc, argv);
+      // The deck is optional only because the tune subcommand takes its own.
+      if (!tune->parsed() && deck_path.empty()) throw CLI::RequiredError("deck");
+    } catch (const CLI::ParseError& e) {
+      // Every rank parses the same arguments; only rank 0 speaks.
+      if (rank == 0) app.exit(e);
+      status = e.get_exit_code() == 0 ? 0 : 2;
+      MPI_Finalize();
+      return status;
+    }
+    gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    status = tune->parsed() ? tune_deck(tune_deck_path, tune_overrides) : run_deck(deck_path, overrides, summary);
+  } catch (const gridflow::InputError& e) {
+    if (rank == 0) std::fprintf(stderr, "gridflow: error: %s\n", e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "[rank %d] gridflow: %s\n", rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
+}

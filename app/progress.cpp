@@ -1,0 +1,23 @@
+#include "app/progress.hpp"
+
+#include <fmt/format.h>
+
+namespace gridflow::app {
+
+std::string format_progress(const ProgressLine& p) {
+  const int width = static_cast<int>(std::to_string(p.steps).size());
+  std::string line = fmt::format("step {:>{}}/{}  t = {:.6e}  u in [{:.6e}, {:.6e}]", p.step, width, p.steps, p.time, p.min, p.max);
+  if (p.cells_per_second > 0) line += fmt::format("  {:.3f} Gcell/s", p.cells_per_second * 1e-9);
+  if (p.eta_seconds >= 0) line += fmt::format("  ETA {:.1f} s", p.eta_seconds);
+  return line;
+}
+
+std::string format_timer_table(const std::vector<std::pair<std::string, double>>& phases, double total) {
+  std::string t = fmt::format("  {:<22} {:>12} {:>8}\n", "phase (max over ranks)", "seconds", "share");
+  for (const auto& [name, seconds] : phases)
+    t += fmt::format("  {:<22} {:>12.4f} {:>7.1f}%\n", name, seconds, total > 0 ? 100.0 * seconds / total : 0.0);
+  t += fmt::format("  {:<22} {:>12.4f}\n", "total wall", total);
+  return t;
+}
+
+}  // namespace gridflow::app

@@ -1,0 +1,41 @@
+#include "app/run_options_deck.hpp"
+
+#include "app/tuning_options_deck.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::app {
+
+using solver::RunOptions;
+
+solver::RunOptions read_run_options(Deck& deck, int dim) {
+  solver::RunOptions o;
+  o.problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
+  o.precision = deck.string("precision", "double", {"float", "double"}) == "float" ? kernels::core::Precision::float32
+                                                                                 : kernels::core::Precision::float64;
+  o.device = deck.string("device", "auto", {"cpu", "gpu", "auto"});
+  const auto dims = deck.integers("decomposition", dim, std::vector<std::int64_t>(dim, 0));
+  for (int d = 0; d < dim; ++d) {
+    if (dims[d] < 0) throw InputError("key 'decomposition': entries must be >= 0 (0 lets MPI choose)");
+    o.decomposition[d] = static_cast<int>(dims[d]);
+  }
+  o.device_sharing = deck.boolean("device_sharing", false);
+  o.halo_width_given = deck.has("halo.width");
+  const auto width = deck.integer("halo.width", 1);
+  if (width < 1 || width > 64) throw InputError("key 'halo.width': " + std::to_string(width) + " is not in 1..64");
+  o.halo_width = static_cast<int>(width);
+  o.halo_transport = halo::parse_transport(deck.string("halo.transport", "auto", {"mpi", "nccl", "auto"}));
+  o.output_dir = deck.string("output.dir", "output");
+  if (o.output_dir.empty()) throw InputError("key 'output.dir': must not be empty");
+  o.output_name = deck.string("output.name", o.problem);
+  if (o.output_name.empty() || o.output_name.find('/') != std::string::npos)
+    throw InputError("key 'output.name': '" + o.output_name + "' must be a non-empty file name without '/'");
+  o.output_enabled = deck.boolean("output.enabled", true);
+  o.output_every = deck.integer("output.every", 0);
+  if (o.output_every < 0) throw InputError("key 'output.every': must be >= 0 (0 writes the final state only)");
+  o.progress_every = deck.integer("progress.every", 0);
+  if (o.progress_every < 0) throw InputError("key 'progress.every': must be >= 0 (0 = about ten reports)");
+  o.tuning = read_tuning_options(deck);
+  return o;
+}
+
+}  // namespace gridflow::app

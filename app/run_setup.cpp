@@ -1,0 +1,89 @@
+#include "app/run_setup.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gridflow/config.hpp"
+#include "halo/gpu_binding.hpp"
+#include "mesh/check.hpp"
+#include "mesh/rank0_error.hpp"
+#include "mesh/device.hpp"
+
+namespace gridflow::app {
+
+namespace fs = std::filesystem;
+
+std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string text, error;
+  if (rank == 0) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = what + " '" + path + "': cannot open: " + std::strerror(errno);
+    } else {
+      std::ostringstream os;
+      os << in.rdbuf();
+      text = os.str();
+    }
+  }
+  share_rank0_input_error(error, comm);
+  unsigned long long length = text.size();
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+  text.resize(length);
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm));
+  return text;
+}
+
+mesh::MemorySpace resolve_device(const solver::RunOptions& options, MPI_Comm comm) {
+  if (options.device == "cpu") return mesh::MemorySpace::host;
+  int local = mesh::gpu_available() ? 1 : 0, all = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, comm));
+  if (!all) {
+    if (options.device == "auto") return mesh::MemorySpace::host;
+    throw InputError(std::string("key 'device': 'gpu' asked for, but ") +
+                     (GRIDFLOW_HAVE_CUDA ? "no CUDA device is visible to every rank"
+                                         : "this gridflow was built without CUDA"));
+  }
+  halo::bind_gpu_by_local_rank(comm, options.device_sharing);
+  return mesh::MemorySpace::device;
+}
+
+template <int Dim>
+RunPlacement<Dim> place_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, MPI_Comm comm) {
+  const mesh::MemorySpace space = resolve_device(options, comm);
+  const halo::Transport transport = halo::resolve_transport(options.halo_transport, space, comm);
+  std::array<int, Dim> dims{};
+  for (int d = 0; d < Dim; ++d) dims[d] = options.decomposition[d];
+  return {space, transport, mesh::Decomposition<Dim>(grid, comm, dims, options.halo_width)};
+}
+
+template RunPlacement<2> place_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, MPI_Comm);
+template RunPlacement<3> place_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, MPI_Comm);
+
+void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    if (ec) {
+      error = "key 'output.dir': cannot create directory '" + directory + "': " + ec.message();
+    } else if (!fs::is_directory(directory)) {
+      error = "key 'output.dir': '" + directory + "' exists and is not a directory";
+    } else {
+      const fs::path probe = fs::path(directory) / ".gridflow-write-probe";
+      std::ofstream out(probe);
+      if (!out) error = "key 'output.dir': directory '" + directory + "' is not writable: " + std::strerror(errno);
+      out.close();
+      fs::remove(probe, ec);
+    }
+  }
+  share_rank0_input_error(error, comm);
+}
+
+}  // namespace gridflow::app

@@ -1,0 +1,39 @@
+#pragma once
+// The run-time choices every problem makes the same way: device, GPU binding, halo transport,
+// output directory. Each is collective and raises the same InputError on every rank.
+#include <mpi.h>
+
+#include <string>
+
+#include "halo/transport.hpp"
+#include "mesh/decomposition.hpp"
+#include "mesh/memory_space.hpp"
+#include "solver/run_options.hpp"
+
+namespace gridflow::app {
+
+/// "cpu" -> host; "gpu" -> device (error without a usable GPU on any rank); "auto" -> device when
+/// every rank sees a GPU. Binds each rank to a GPU by node-local rank when the answer is device.
+mesh::MemorySpace resolve_device(const solver::RunOptions& options, MPI_Comm comm);
+
+/// Where and how a run executes: memory space (GPUs bound), halo transport, decomposition.
+template <int Dim>
+struct RunPlacement {
+  mesh::MemorySpace space;
+  halo::Transport transport;
+  mesh::Decomposition<Dim> decomposition;
+};
+
+/// The collective set-up every problem makes in this order: device (binding GPUs), transport,
+/// decomposition (each rank owning at least halo.width points per axis). Same InputError on every
+/// rank for an impossible choice.
+template <int Dim>
+RunPlacement<Dim> place_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, MPI_Comm comm);
+
+/// Rank 0 creates the output directory and checks it is writable; error on every rank if not.
+void prepare_output_directory(const std::string& directory, MPI_Comm comm);
+
+/// Reads a text file on rank 0 and broadcasts it; InputError on every rank when it cannot be read.
+std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm);
+
+}  // namespace gridflow::app

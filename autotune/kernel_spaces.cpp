@@ -1,0 +1,85 @@
+#include "autotune/kernel_spaces.hpp"
+
+#include <vector>
+
+namespace gridflow::autotune {
+
+namespace {
+constexpr int max_threads_per_block = 1024;
+constexpr std::size_t max_static_shared_bytes = 48 * 1024;
+
+bool threads_fit(const autotune::Configuration& c) {
+  return c.at("block_x") * c.at("block_y") <= max_threads_per_block;
+}
+}  // namespace
+
+autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps) {
+  const kernels::stencil::HeatCudaParams d;
+  std::vector<int> fused;
+  for (const int k : {1, 2, 4, 8})
+    if (k <= max_fused_steps) fused.push_back(k);
+  autotune::SearchSpace space;
+  space.add(autotune::Parameter::integers("block_x", {32, 64, 128, 256}, d.block_x))
+      .add(autotune::Parameter::integers("block_y", {1, 2, 4, 8, 16}, d.block_y))
+      .add(autotune::Parameter::integers("cells_per_thread", {1, 2, 4, 8}, d.cells_per_thread))
+      .add(autotune::Parameter::integers("fused_steps", fused, d.fused_steps).variant())
+      .require("block_x*block_y <= 1024", threads_fit)
+      .require("fused tile within 48 KiB of shared memory", [value_bytes](const autotune::Configuration& c) {
+        return heat_cuda_params(c).fits_shared_memory(value_bytes);
+      });
+  return space;
+}
+
+autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes) {
+  const kernels::stencil::JacobiCudaParams d;
+  autotune::SearchSpace space;
+  space.add(autotune::Parameter::integers("block_x", {32, 64, 128, 256}, d.block_x))
+      .add(autotune::Parameter::integers("block_y", {1, 2, 4, 8}, d.block_y))
+      .add(autotune::Parameter::integers("cells_z", {1, 2, 4, 8, 16}, d.cells_z))
+      .add(autotune::Parameter::boolean("shared_tile", d.shared_tile).variant())
+      .add(autotune::Parameter::integers("cells_x", {1, 2, 4}, d.cells_x))
+      .require("block_x*block_y <= 1024", threads_fit)
+      .require("shared_tile needs cells_x = 1",
+               [](const autotune::Configuration& c) { return c.at("shared_tile") == 0 || c.at("cells_x") == 1; })
+      .require("shared_tile: (block_x+2)*(block_y+2) values <= 48 KiB", [value_bytes](const autotune::Configuration& c) {
+        const auto tile = static_cast<std::size_t>((c.at("block_x") + 2) * (c.at("block_y") + 2));
+        return c.at("shared_tile") == 0 || tile * value_bytes <= max_static_shared_bytes;
+      });
+  return space;
+}
+
+kernels::stencil::HeatCudaParams heat_cuda_params(const autotune::Configuration& c) {
+  kernels::stencil::HeatCudaParams p;
+  p.block_x = c.at("block_x");
+  p.block_y = c.at("block_y");
+  p.cells_per_thread = c.at("cells_per_thread");
+  p.fused_steps = c.at("fused_steps");
+  return p;
+}
+
+void set_heat_cuda_params(autotune::Configuration& c, const kernels::stencil::HeatCudaParams& p) {
+  c.set("block_x", p.block_x);
+  c.set("block_y", p.block_y);
+  c.set("cells_per_thread", p.cells_per_thread);
+  c.set("fused_steps", p.fused_steps);
+}
+
+kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configuration& c) {
+  kernels::stencil::JacobiCudaParams p;
+  p.block_x = c.at("block_x");
+  p.block_y = c.at("block_y");
+  p.cells_z = c.at("cells_z");
+  p.shared_tile = c.at("shared_tile") != 0;
+  p.cells_x = c.at("cells_x");
+  return p;
+}
+
+void set_jacobi_cuda_params(autotune::Configuration& c, const kernels::stencil::JacobiCudaParams& p) {
+  c.set("block_x", p.block_x);
+  c.set("block_y", p.block_y);
+  c.set("cells_z", p.cells_z);
+  c.set("shared_tile", p.shared_tile ? 1 : 0);
+  c.set("cells_x", p.cells_x);
+}
+
+}  // namespace gridflow::autotune

@@ -1,0 +1,32 @@
+#pragma once
+// The search spaces of the CUDA stencil kernels' tunables, and the conversions between a point of
+// such a space (autotune::Configuration) and the kernel's parameter struct. The spaces' defaults
+// are the parameter structs' defaults, so an untuned run and a tuned run start alike.
+#include <cstddef>
+
+#include "autotune/configuration.hpp"
+#include "autotune/search_space.hpp"
+#include "kernels/stencil/heat_params.hpp"
+#include "kernels/stencil/jacobi_params.hpp"
+
+namespace gridflow::autotune {
+
+/// block_x {32,64,128,256} x block_y {1,2,4,8,16} x cells_per_thread {1,2,4,8} x fused_steps
+/// {1,2,4,8} up to `max_fused_steps`; block_x*block_y <= 1024, and a fused tile of values of
+/// `value_bytes` within the shared memory of a launch.
+autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps = 8);
+/// block_x {32,64,128,256} x block_y {1,2,4,8} x cells_z {1,2,4,8,16} x shared_tile {0,1} x
+/// cells_x {1,2,4}; block_x*block_y <= 1024, the shared tile only with cells_x = 1, and, with the shared tile, (block_x+2)(block_y+2) values of
+/// `value_bytes` each within 48 KiB (the static shared-memory limit of a launch).
+autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes);
+
+/// Reads the parameters of heat_cuda_space() from `c` (others are ignored); throws
+/// gridflow::Error when one is missing.
+kernels::stencil::HeatCudaParams heat_cuda_params(const autotune::Configuration& c);
+/// Writes the parameters of heat_cuda_space() into `c`.
+void set_heat_cuda_params(autotune::Configuration& c, const kernels::stencil::HeatCudaParams& p);
+
+kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configuration& c);
+void set_jacobi_cuda_params(autotune::Configuration& c, const kernels::stencil::JacobiCudaParams& p);
+
+}  // namespace gridflow::autotune

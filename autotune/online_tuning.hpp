@@ -1,0 +1,112 @@
+#pragma once
+// On-line tuning: the measurements are real steps of the run (time steps, Jacobi sweeps). Each
+// candidate advances the computation by whole steps exactly as an untuned run would, the tuning
+// never takes the computation past the steps it was given, and the winner takes the rest.
+//
+// Why no candidate is checked against an oracle: the solvers that tune this way compute every
+// point with one point function from the same inputs whatever the candidate (launch shape,
+// exchange width), and FMA contraction is off in both builds (-ffp-contract=off, --fmad=false),
+// so every candidate produces the same bits. Their tests compare tuned and untuned runs bitwise.
+#include <mpi.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "autotune/search_space.hpp"
+#include "halo/transport.hpp"
+#include "mesh/box.hpp"
+#include "mesh/memory_space.hpp"
+#include "autotune/transport_tuning.hpp"
+#include "autotune/collective_tuning.hpp"
+#include "kernels/core/precision.hpp"
+
+namespace gridflow::autotune {
+
+/// A computation the on-line tuner advances. Every configuration moves the same computation
+/// forward, bitwise as the untuned run would.
+class SteppedRun {
+ public:
+  virtual ~SteppedRun() = default;
+  /// Steps taken so far.
+  virtual std::int64_t step() const = 0;
+  /// Applies `c` to the steps that follow; parameters `c` lacks keep the values they had when
+  /// the tuning began. May be collective (a first use of an exchange width sets it up).
+  virtual void apply(const autotune::Configuration& c) = 0;
+  /// Takes `count` steps, fewer only when the computation has ended (a solve that converged);
+  /// returns the steps taken. Collective. Device work may still be queued on return.
+  virtual std::int64_t advance(std::int64_t count) = 0;
+};
+
+/// The SteppedRun of a solver whose tunables hold a CUDA launch shape `cuda`, an `exchange_width`
+/// and a halo `transport` (HeatSolver, JacobiIteration): "ghost_width" sets the width, "nccl" the
+/// transport (1: NCCL, 0: MPI), and the launch parameters, when `c` has them, are read by
+/// `cuda_of(c)`.
+template <class Solver, class CudaOf>
+class SolverSteps final : public SteppedRun {
+ public:
+  SolverSteps(Solver& solver, CudaOf cuda_of) : m_solver(solver), m_base(solver.tunables()), m_cuda_of(cuda_of) {}
+  std::int64_t step() const override { return m_solver.step(); }
+  void apply(const autotune::Configuration& c) override {
+    auto tunables = m_base;
+    if (c.has("block_x")) tunables.cuda = m_cuda_of(c);
+    if (c.has("ghost_width")) tunables.exchange_width = c.at("ghost_width");
+    tunables.transport = halo_transport_of(c, tunables.transport);
+    m_solver.set_tunables(tunables);
+  }
+  std::int64_t advance(std::int64_t count) override {
+    const std::int64_t before = m_solver.step();
+    m_solver.advance(count);
+    return m_solver.step() - before;
+  }
+
+ private:
+  Solver& m_solver;
+  std::decay_t<decltype(std::declval<Solver&>().tunables())> m_base;
+  CudaOf m_cuda_of;
+};
+
+struct OnlineTuning {
+  TuningRequest request;  ///< what to tune and how; tune_online sets its affordable_runs
+  mesh::MemorySpace space = mesh::MemorySpace::host;
+  StreamHandle stream = nullptr;          ///< where device work is queued (and timed)
+  MPI_Comm comm = MPI_COMM_NULL;          ///< the ranks that tune together; the slowest decides
+  std::optional<std::int64_t> max_steps;  ///< steps the tuning may take; nullopt: as many as the search needs
+  std::int64_t probe_steps = 1;           ///< length of the first probe run, which then doubles
+  std::int64_t run_multiple = 1;          ///< measured runs are whole multiples of this many steps
+};
+
+struct OnlineTuningResult {
+  std::string kernel;
+  TuningOutcome outcome;
+  std::int64_t steps_taken = 0;  ///< steps the tuning advanced the computation by
+
+  std::string text() const { return outcome.text(kernel); }
+  autotune::ReportAttributes attributes() const { return outcome.attributes(kernel); }
+};
+
+/// Takes the cache's choice or measures candidates of `space` on `run`'s next steps, then leaves
+/// `run` set to the choice. Measured runs last about a millisecond (judged by probe runs); the
+/// search is sized to the runs that fit in setup.max_steps. When the computation ends during the
+/// tuning, the outcome is the defaults with a note and nothing is stored. Collective over
+/// setup.comm.
+OnlineTuningResult tune_online(SteppedRun& run, const autotune::SearchSpace& space, const OnlineTuning& setup);
+
+/// The request to tune `kernel` on this rank's part: keyed by the device of `space`, the
+/// precision and the extents of `owned`. `remeasure` (gridflow tune) ignores a cache entry and
+/// makes a cache that cannot be written an error.
+template <int Dim>
+TuningRequest tuning_request(const TuningOptions& options, kernels::core::Precision precision, const std::string& kernel,
+                             mesh::MemorySpace space,
+                             const mesh::Box<Dim>& owned, bool remeasure);
+
+/// The outcome when the space has no parameter: why there is nothing to tune. `off`: the deck
+/// turned tuning off; otherwise `why` says what could have been tuned and when.
+TuningOutcome nothing_to_tune(bool off, const std::string& why);
+
+/// What gridflow tune prints on rank 0: the report, and where it was stored when it was.
+std::string offline_tuning_text(const OnlineTuningResult& result, const TuningOptions& options);
+
+}  // namespace gridflow::autotune
