@@ -11,6 +11,9 @@
 set -uo pipefail
 old=$1 new=$2 out=$3 ranks=$4; shift 4
 overrides=("$@")
+for tool in h5ls h5diff h5dump; do
+  command -v $tool > /dev/null || { echo "compare_builds: $tool is needed (Debian: hdf5-tools)" >&2; exit 2; }
+done
 mpirun_env=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
 here=$(cd "$(dirname "$0")/.." && pwd)
 cases=()

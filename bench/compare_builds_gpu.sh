@@ -4,7 +4,7 @@
 #   1. every sample deck (Poisson once per solver) with both executables at 1 and 2 ranks sharing
 #      the GPU, device=gpu, outputs compared bitwise (compare_builds.sh; large decks shrunk);
 #   2. heat2d_large (16384^2 float, 2000 steps) tuned on-line into a fresh cache, then from the
-#      cache, old and new alternating twice: stencil Gcell/s and wall time from --summary;
+#      cache, old and new alternating twice (each first once): stencil Gcell/s and wall time from --summary;
 #   3. poisson3d_large (513^3 double, 1e-8) with multigrid, cg-mg and spectral, old and new
 #      alternating twice: solve time and iterations from --summary.
 # Results: OUT/compare.log, OUT/perf.json (one record per run), OUT/perf.txt (the ratios).
@@ -25,7 +25,8 @@ run() {  # run TAG EXE LABEL DECK OVERRIDES...: one run, its --summary kept as a
   [ -s "$summary" ] && records+=("{\"binary\": \"$tag\", \"case\": \"$label\", \"summary\": $(cat "$summary")}")
 }
 for round in 1 2; do
-  for tag in old new; do
+  order="old new"; [ $round = 2 ] && order="new old"  # neither build always runs first
+  for tag in $order; do
     exe=$old; [ $tag = new ] && exe=$new
     rm -f /tmp/perf-cache-$tag-$round.json
     run $tag "$exe" heat_tuning_r$round inputs/heat2d_large.toml tuning.cache=/tmp/perf-cache-$tag-$round.json
