@@ -28,6 +28,7 @@ std::vector<Transport> bind_and_list_transports() {
   bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
   std::vector<Transport> transports{Transport::mpi};
   if (nccl_available() && !ranks_share_gpu(MPI_COMM_WORLD)) transports.push_back(Transport::nccl);
+  else if (world_size() > 1) gridflow::testing::note_nccl_not_tested(gridflow::testing::nccl_unusable_reason(MPI_COMM_WORLD));
   return transports;
 }
 

@@ -56,6 +56,7 @@ std::vector<double> field_u(hid_t file) {
 
 TEST(HeatDeviceRunGpu, TheFilesOfADeviceTunedRunHoldTheCpuRunsBitsAndNameTheDeviceUsed) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   const fs::path base = fs::temp_directory_path() / ("gridflow_device_run_" + std::to_string(::getpid()));
   run({"output.every=3000", "output.dir=" + (base / "tuned").string(), "tuning.repeats=1", "tuning.cache=" + (base / "cache.json").string()});
   run({"output.every=3000", "output.dir=" + (base / "cpu").string(), "device=cpu", "tuning.mode=off"});

@@ -28,6 +28,7 @@ class HeatDeviceTuningGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     GRIDFLOW_REQUIRE_GPU();
+    GRIDFLOW_ONE_RANK_CASE();
     gridflow::halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
   }
   static gridflow::solver::HeatConfig config(std::vector<std::string> overrides) {

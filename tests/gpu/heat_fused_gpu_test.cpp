@@ -76,6 +76,7 @@ void expect_space_matches_oracle(const mesh::Box<2>& owned, int ghost, const mes
 
 TYPED_TEST(HeatFusedGpu, EveryFusedConfigurationMatchesTheOracleOnOneRank) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   // The whole grid on one rank with one ghost layer: the fused tiles reach past the ghosts, where
   // nothing is read, and the boundary points keep their values.
   const mesh::Box<2> points{{0, 0}, {300, 172}};
@@ -84,6 +85,7 @@ TYPED_TEST(HeatFusedGpu, EveryFusedConfigurationMatchesTheOracleOnOneRank) {
 
 TYPED_TEST(HeatFusedGpu, EveryFusedConfigurationMatchesTheOracleOnARankWithDeepGhosts) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   const mesh::Box<2> interior{{1, 1}, {299, 171}};
   // A rank inside the grid, and one in its corner, with 8 ghost layers: a launch of k steps writes
   // the owned box grown by 8 - k (the first launch after an exchange) and by less later.

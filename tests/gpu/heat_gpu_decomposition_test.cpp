@@ -31,6 +31,7 @@ TYPED_TEST(HeatGpuDecomposition, EveryTransportAndWidthEqualsTheHostOracle) {
   const auto oracle = gridflow::testing::run_heat_gathered<T>(gridflow::testing::heat_config(deck, {precision}), MPI_COMM_SELF);
   std::vector<halo::Transport> transports{halo::Transport::mpi};
   if (ranks > 1 && halo::nccl_available() && !halo::ranks_share_gpu(MPI_COMM_WORLD)) transports.push_back(halo::Transport::nccl);
+  else if (ranks > 1) gridflow::testing::note_nccl_not_tested(gridflow::testing::nccl_unusable_reason(MPI_COMM_WORLD));
   for (const auto transport : transports)
     for (int width = 1; width <= 4; ++width) {
       const auto config = gridflow::testing::heat_config(deck, {precision, "halo.width=" + std::to_string(width)});

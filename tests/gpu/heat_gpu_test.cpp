@@ -23,6 +23,7 @@ const std::string deck =
 
 TYPED_TEST(HeatGpu, SolverOnDeviceMatchesHostOracleBitwise) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   using T = TypeParam;
   for (int ghost : {1, 3}) {
     const auto config = gridflow::testing::heat_config(deck, {"halo.width=" + std::to_string(ghost),
@@ -38,6 +39,7 @@ TYPED_TEST(HeatGpu, SolverOnDeviceMatchesHostOracleBitwise) {
 
 TYPED_TEST(HeatGpu, EveryLaunchConfigurationMatchesTheOracle) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   using T = TypeParam;
   using namespace gridflow;
   const mesh::Box<2> owned{{0, 0}, {517, 263}};

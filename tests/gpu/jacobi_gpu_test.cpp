@@ -19,6 +19,7 @@ TYPED_TEST_SUITE(JacobiGpu, Precisions);
 
 TYPED_TEST(JacobiGpu, EveryLaunchConfigurationMatchesTheOracle) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   using T = TypeParam;
   using namespace gridflow;
   const mesh::Box<3> owned{{0, 0, 0}, {70, 45, 37}};
@@ -84,6 +85,7 @@ TYPED_TEST(JacobiGpu, EveryLaunchConfigurationMatchesTheOracle) {
 
 TYPED_TEST(JacobiGpu, SolverOnDeviceMatchesHost) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   using T = TypeParam;
   const std::string precision = std::string("precision=") + (sizeof(T) == 4 ? "float" : "double");
   const auto c = gridflow::testing::poisson_config(

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "gpu_test_support.hpp"
+#include "halo/gpu_binding.hpp"
 #include "halo/transport.hpp"
 #include "kernels/fft/dst1.hpp"
 #include "kernels/fft/eigen_divide.hpp"
@@ -59,6 +60,7 @@ double max_difference(const Field<T, 3>& a, const Field<T, 3>& b) {
 
 TYPED_TEST(SpectralGpu, CufftDstMatchesFftwDst) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   using T = TypeParam;
   const double tolerance = sizeof(T) == 4 ? 2e-6 : 1e-13;  // of N max|x|, the size of the outputs
   for (Index n : {2, 3, 8, 31, 64, 129, 1000})
@@ -82,6 +84,7 @@ TYPED_TEST(SpectralGpu, CufftDstMatchesFftwDst) {
 
 TYPED_TEST(SpectralGpu, DivisionAndLiftMatchTheHostBitwise) {
   GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
   using T = TypeParam;
   gridflow::mesh::Grid<3> grid;
   grid.n = {20, 15, 11};
@@ -111,6 +114,11 @@ TYPED_TEST(SpectralGpu, SolverOnDeviceMatchesHost) {
   const std::string precision = std::string("precision=") + (single ? "float" : "double");
   const double residual = single ? 1e-5 : 1e-12, agreement = single ? 1e-5 : 1e-13;
   const std::string tolerance = single ? "poisson.tolerance=1e-5" : "poisson.tolerance=1e-12";
+  // A GPU per rank where there are enough, so the NCCL transposes run on a multi-GPU machine.
+  gridflow::halo::bind_gpu_by_local_rank(MPI_COMM_WORLD, /*allow_sharing=*/true);
+  const bool several = gridflow::testing::world_size() > 1;
+  const std::string no_nccl = several ? gridflow::testing::nccl_unusable_reason(MPI_COMM_WORLD) : "";
+  gridflow::testing::note_nccl_not_tested(no_nccl);
   for (const auto& deck : {gridflow::testing::spectral_sine_deck, gridflow::testing::spectral_polynomial_deck()}) {
     const auto c = gridflow::testing::poisson_config(deck, {precision, tolerance});
     const auto host = gridflow::testing::solve_gathered<T>(c, MPI_COMM_SELF);
@@ -121,6 +129,7 @@ TYPED_TEST(SpectralGpu, SolverOnDeviceMatchesHost) {
     // The transposes over NCCL move the same values as over MPI: the same bits come out.
     const auto transport = gridflow::halo::resolve_transport(gridflow::halo::TransportChoice::automatic,
                                                              MemorySpace::device, MPI_COMM_WORLD);
+    EXPECT_EQ(transport == gridflow::halo::Transport::nccl, several && no_nccl.empty());
     if (transport == gridflow::halo::Transport::nccl) {
       const auto nccl = gridflow::testing::solve_gathered<T>(c, MPI_COMM_WORLD, MemorySpace::device, transport);
       EXPECT_EQ(gridflow::testing::max_difference(device.u, nccl.u), 0.0);
