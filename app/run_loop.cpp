@@ -10,8 +10,8 @@ namespace gridflow::app {
 
 template <class T, int Dim>
 RunState<T, Dim> RunLoop<T, Dim>::state_of(const Steppable<T, Dim>& stepping, bool ending, const RunOutcome& outcome) const {
-  return {stepping.step(), stepping.last_step(), stepping.time(),  stepping.dt(),           ending,
-          m_fields,        m_decomposition,      outcome.timed_from, outcome.stepping_seconds};
+  return {stepping.step(), outcome.start_step, stepping.last_step(), stepping.time(),    stepping.dt(),
+          ending,          m_fields,           m_decomposition,       outcome.timed_from, outcome.stepping_seconds};
 }
 
 template <class T, int Dim>
@@ -33,6 +33,7 @@ RunOutcome RunLoop<T, Dim>::run(Steppable<T, Dim>& stepping) {
   const std::size_t count = m_observers.size();
   const MPI_Comm comm = m_decomposition.comm();
   RunOutcome outcome;
+  outcome.start_step = stepping.step();
   outcome.timed_from = std::max(m_options.warmup_steps, stepping.step());
   m_fields.point_to(stepping.fields(), stepping.stream());
   for (auto* o : m_observers) o->on_start(state_of(stepping, false, outcome));

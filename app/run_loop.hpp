@@ -28,6 +28,7 @@
 namespace gridflow::app {
 
 struct RunOutcome {
+  std::int64_t start_step = 0;      ///< the step the loop started from
   std::int64_t step = 0;            ///< the step the run ended at
   std::optional<StopRequest> stop;  ///< set when the observers ended it early
   std::int64_t timed_from = 0;      ///< see RunState

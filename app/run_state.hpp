@@ -13,6 +13,7 @@ namespace gridflow::app {
 template <class T, int Dim>
 struct RunState {
   std::int64_t step;       ///< steps taken (time steps, sweeps, cycles, CG iterations)
+  std::int64_t start_step; ///< the step the loop started from (later when steps came before it, such as an on-line tuning's)
   std::int64_t last_step;  ///< the step the run ends at by its own rule at the latest
   double time;             ///< model time; 0 for a run without one (Poisson)
   double dt;               ///< model time per step; 0 without
