@@ -60,6 +60,8 @@ RunOutcome RunLoop<T, Dim>::run(Steppable<T, Dim>& stepping) {
       const double started = MPI_Wtime();
       stepping.advance_to(target);
       if (from >= outcome.timed_from) outcome.stepping_seconds += MPI_Wtime() - started;
+      GRIDFLOW_REQUIRE(stepping.step() > from || stepping.finished(),
+                       "the run took no step from step " + std::to_string(from) + " and has not finished");
       m_fields.point_to(stepping.fields(), stepping.stream());
       ending = stepping.finished();
     }

@@ -283,3 +283,22 @@ TEST(RunLoop, ObserversReadTheRunsStateAndFields) {
   };
   EXPECT_EQ(seen, (std::vector<std::string>{line(4, "2.000000"), line(8, "4.000000"), line(9, "4.500000")}));
 }
+
+TEST(RunLoop, AStepperThatTakesNoStepIsAnErrorNotAHang) {
+  struct Stalled final : app::Steppable<double, 2> {
+    explicit Stalled(const mesh::Decomposition<2>& d) : field(d.owned(), 1, mesh::MemorySpace::host) {}
+    std::int64_t step() const override { return 0; }
+    std::int64_t last_step() const override { return 10; }
+    double time() const override { return 0; }
+    double dt() const override { return 0; }
+    bool finished() const override { return false; }
+    void advance_to(std::int64_t) override {}
+    std::vector<app::NamedField<double, 2>> fields() const override { return {{"u", &field}}; }
+    gridflow::StreamHandle stream() const override { return nullptr; }
+    mesh::Field<double, 2> field;
+  };
+  const auto d = decomposition();
+  Stalled stalled(d);
+  app::RunLoop<double, 2> loop(d);
+  EXPECT_THROW(loop.run(stalled), gridflow::Error);
+}
