@@ -29,28 +29,42 @@ std::int64_t RunLoop<T, Dim>::next_target(const RunState<T, Dim>& state, std::ve
 }
 
 template <class T, int Dim>
+void RunLoop<T, Dim>::act(std::size_t i, const RunState<T, Dim>& state, RunControl& control, std::vector<std::int64_t>& acted_at) {
+  m_observers[i]->act(state, control);
+  acted_at[i] = state.step;
+}
+
+template <class T, int Dim>
+std::optional<StopRequest> RunLoop<T, Dim>::agree(const RunState<T, Dim>& here, RunControl& control,
+                                                  std::vector<std::int64_t>& acted_at) {
+  const MPI_Comm comm = m_decomposition.comm();
+  std::vector<bool> flags(m_observers.size());
+  for (std::size_t i = 0; i < m_observers.size(); ++i) flags[i] = m_observers[i]->flag_raised();
+  BoundaryAgreement agreed = agree_at_boundary(control.take_stop_request(), flags, comm);
+  if (std::find(agreed.flags.begin(), agreed.flags.end(), true) == agreed.flags.end()) return std::move(agreed.stop);
+  for (std::size_t i = 0; i < m_observers.size(); ++i)
+    if (agreed.flags[i] && acted_at[i] != here.step) act(i, here, control, acted_at);
+  // A stop the flagged acts asked for is honoured at this boundary too.
+  auto again = agree_at_boundary(control.take_stop_request(), {}, comm);
+  return agreed.stop ? std::move(agreed.stop) : std::move(again.stop);
+}
+
+template <class T, int Dim>
 RunOutcome RunLoop<T, Dim>::run(Steppable<T, Dim>& stepping) {
   const std::size_t count = m_observers.size();
-  const MPI_Comm comm = m_decomposition.comm();
   RunOutcome outcome;
   outcome.start_step = stepping.step();
   outcome.timed_from = std::max(m_options.warmup_steps, stepping.step());
   m_fields.point_to(stepping.fields(), stepping.stream());
   for (auto* o : m_observers) o->on_start(state_of(stepping, false, outcome));
 
-  std::vector<std::int64_t> wanted(count, Observer<T, Dim>::never);
-  std::vector<std::int64_t> acted_at(count, -1);
+  std::vector<std::int64_t> wanted(count), acted_at(count, -1);
   RunControl control;
-  const auto act = [&](std::size_t i, const RunState<T, Dim>& state) {
-    m_observers[i]->act(state, control);
-    acted_at[i] = state.step;
-  };
-  // A steppable that must conclude: its final state is what the last acts see.
+  // The steppable leaves its final state in its fields, which the last acts read.
   const auto conclude = [&] {
     stepping.conclude();
     m_fields.point_to(stepping.fields(), stepping.stream());
   };
-
   for (;;) {
     bool ending = stepping.finished();
     std::fill(wanted.begin(), wanted.end(), Observer<T, Dim>::never);
@@ -68,26 +82,15 @@ RunOutcome RunLoop<T, Dim>::run(Steppable<T, Dim>& stepping) {
     if (ending) conclude();
     const RunState<T, Dim> here = state_of(stepping, ending, outcome);
     for (std::size_t i = 0; i < count; ++i)
-      if (wanted[i] == here.step || (ending && m_observers[i]->acts_at_end())) act(i, here);
+      if (wanted[i] == here.step || (ending && m_observers[i]->acts_at_end())) act(i, here, control, acted_at);
     if (ending) break;
 
-    std::vector<bool> flags(count);
-    for (std::size_t i = 0; i < count; ++i) flags[i] = m_observers[i]->flag_raised();
-    BoundaryAgreement agreed = agree_at_boundary(control.take_stop_request(), flags, comm);
-    const bool any_flag = std::find(agreed.flags.begin(), agreed.flags.end(), true) != agreed.flags.end();
-    if (any_flag) {
-      for (std::size_t i = 0; i < count; ++i)
-        if (agreed.flags[i] && acted_at[i] != here.step) act(i, here);
-      // What the flagged acts asked for is honoured at this boundary too.
-      auto again = agree_at_boundary(control.take_stop_request(), {}, comm);
-      if (!agreed.stop) agreed.stop = std::move(again.stop);
-    }
-    if (agreed.stop) {
-      outcome.stop = std::move(agreed.stop);
+    outcome.stop = agree(here, control, acted_at);
+    if (outcome.stop) {
       conclude();
       const RunState<T, Dim> last = state_of(stepping, true, outcome);
       for (std::size_t i = 0; i < count; ++i)
-        if (m_observers[i]->acts_at_end() && acted_at[i] != last.step) act(i, last);
+        if (m_observers[i]->acts_at_end() && acted_at[i] != last.step) act(i, last, control, acted_at);
       break;
     }
   }

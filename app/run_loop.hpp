@@ -15,6 +15,7 @@
 // Then the loop asks every observer for its next step and advances the steppable to the nearest
 // (never past its last step, and stopping at the end of the warm-up). An observer acts at most
 // once per step. on_start() and on_finish() are called once each, in order, on every rank.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -65,6 +66,10 @@ class RunLoop {
   /// The nearest step an observer asked for (each one's answer in `wanted`), the warm-up's end or
   /// the last step.
   std::int64_t next_target(const RunState<T, Dim>& state, std::vector<std::int64_t>& wanted) const;
+  /// Observer i acts; acted_at[i] records the step.
+  void act(std::size_t i, const RunState<T, Dim>& state, RunControl& control, std::vector<std::int64_t>& acted_at);
+  /// Step 2 of a boundary (see above): the stop the ranks agree on, if any.
+  std::optional<StopRequest> agree(const RunState<T, Dim>& here, RunControl& control, std::vector<std::int64_t>& acted_at);
 
   const mesh::Decomposition<Dim>& m_decomposition;
   Options m_options;
