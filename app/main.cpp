@@ -42,9 +42,8 @@ int run_deck(const std::string& deck_path, const std::vector<std::string>& overr
   using namespace gridflow;
   app::Deck deck = read_deck(deck_path, overrides);
   const std::string problem = deck.string("problem", std::nullopt, {"heat2d", "poisson3d"});
-  if (problem == "heat2d") app::run_heat2d(deck, MPI_COMM_WORLD, summary);
-  else app::run_poisson3d(deck, MPI_COMM_WORLD, summary);
-  return 0;
+  return problem == "heat2d" ? app::run_heat2d(deck, MPI_COMM_WORLD, summary)
+                            : app::run_poisson3d(deck, MPI_COMM_WORLD, summary);
 }
 
 int tune_deck(const std::string& deck_path, const std::vector<std::string>& overrides) {

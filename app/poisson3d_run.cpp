@@ -1,9 +1,6 @@
 #include "app/poisson3d_run.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -17,28 +14,49 @@
 #include "solver/jacobi_solver.hpp"
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"
-#include "solver/evaluate_on_box.hpp"
+#include "app/exact_error.hpp"
+#include "app/field_output.hpp"
+#include "app/poisson_stepping.hpp"
+#include "app/residual_csv.hpp"
+#include "app/residual_progress.hpp"
+#include "app/run_loop.hpp"
 #include "app/run_setup.hpp"
 #include "app/run_summary.hpp"
+#include "app/solve_outcome_line.hpp"
 
 namespace gridflow::app {
 
 namespace {
 
-/// Max over the owned points of |u - exact|, over all ranks.
-template <class T>
-double max_error(const mesh::Field<T, 3>& u_host, const solver::CoordinateFunction& exact, const mesh::Decomposition<3>& d) {
-  double err = 0;
-  solver::evaluate_on_box(exact, d.grid(), d.owned(), [&](const auto& p, double v) {
-    err = std::max(err, std::abs(static_cast<double>(u_host(p[0], p[1], p[2])) - v));
-  });
-  double global = 0;
-  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&err, &global, 1, MPI_DOUBLE, MPI_MAX, d.comm()));
-  return global;
+/// /Info of the solution's file: the code, the problem, and how the solve went.
+io::Attributes run_info(const solver::SolveReport& report, const std::string& solver_name, const std::string& device_name,
+                        const std::optional<double>& max_error, const std::optional<autotune::OnlineTuningResult>& tuning) {
+  std::vector<double> it, res, sec;
+  for (const auto& r : report.history) {
+    it.push_back(static_cast<double>(r.iteration));
+    res.push_back(r.relative_residual);
+    sec.push_back(r.seconds);
+  }
+  io::Attributes info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
+                      {"problem", std::string("poisson3d")},
+                      {"solver", solver_name},
+                      {"device", device_name},
+                      {"converged", report.converged},
+                      {"iterations", std::int64_t(report.iterations)},
+                      {"relative_residual", report.relative_residual},
+                      {"solve_seconds", report.seconds},
+                      {"residual_history_iteration", it},
+                      {"residual_history_relative_residual", res},
+                      {"residual_history_seconds", sec}};
+  if (max_error) info.emplace_back("max_error", *max_error);
+  if (tuning)
+    for (const auto& [name, value] : tuning->attributes())
+      std::visit([&, &n = name](const auto& v) { info.emplace_back(n, v); }, value);
+  return info;
 }
 
 template <class T>
-void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decomposition<3>& d, mesh::MemorySpace space,
+int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decomposition<3>& d, mesh::MemorySpace space,
          halo::Transport transport, const std::string& summary_path) {
   const bool root = d.rank() == 0;
   const double wall_start = MPI_Wtime();
@@ -60,77 +78,52 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
   solver::PoissonProblem<T> problem(solver::with_jacobi_ghosts(config, widths), d, space, stream);
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
-  const auto on_tuned = [&](const autotune::OnlineTuningResult& result) {
-    tuning = result;
-    if (root && config.run.tuning.mode != autotune::TuningMode::off) {
-      std::printf("%s", result.text().c_str());
-      if (result.steps_taken > 0)
-        std::printf("  tuning took the first %lld sweeps of the solve\n", static_cast<long long>(result.steps_taken));
-      std::fflush(stdout);
-    }
-  };
+  const auto on_tuned = [&](const autotune::OnlineTuningResult& result) { tuning = result; };
   std::unique_ptr<solver::PoissonSolver<T>> solver;
   if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{widths, on_tuned});
   else solver = solver::make_poisson_solver<T>(context);
   const double b_norm = problem.b_norm();
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
-  solver::SolveReport report;
-  if (b_norm == 0) {
-    report.converged = true;  // f = 0 and zero boundary values: u = 0 is the solution
-  } else {
-    report = solver->solve(problem.u(), problem.f(), b_norm, [&](const solver::ResidualRecord& r) {
-      if (root) {
-        std::printf("  %s %8lld  residual %.6e  %.3f s\n", solver->name().c_str(), static_cast<long long>(r.iteration),
-                    r.relative_residual, r.seconds);
-        std::fflush(stdout);
-      }
-    });
-  }
-
-  mesh::Field<T, 3> u_host(d.owned(), problem.u().ghost_width(), mesh::MemorySpace::host, "u_host");
-  u_host.copy_from(problem.u());
-  std::optional<double> error;
-  if (config.exact) error = max_error(u_host, *config.exact, d);
-  if (root) {
-    std::printf("%s: %s after %lld iteration(s), relative residual %.6e, %.3f s%s\n", report.converged ? "converged" : "NOT converged",
-                solver->name().c_str(), static_cast<long long>(report.iterations), report.relative_residual, report.seconds,
-                error ? (", max error against poisson.exact " + std::to_string(*error)).c_str() : "");
+  // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
+  PoissonStepping<T> stepping(b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {}), problem.u(),
+                              stream, config.max_iterations);
+  ResidualProgress<T> progress(stepping, solver->name(), root);
+  // Jacobi's on-line tuning took the solve's first sweeps in start(): their checks came before
+  // its choice, and are reported before it.
+  progress.print_new_checks();
+  if (tuning && root && config.run.tuning.mode != autotune::TuningMode::off) {
+    std::printf("%s", tuning->text().c_str());
+    if (tuning->steps_taken > 0)
+      std::printf("  tuning took the first %lld sweeps of the solve\n", static_cast<long long>(tuning->steps_taken));
     std::fflush(stdout);
   }
 
+  std::optional<ExactError<T>> error;
+  if (config.exact) error.emplace(*config.exact);
+  FieldOutput<T, 3> output(
+      d, {config.run.output_enabled, config.run.output_dir, config.run.output_name, 0},
+      [&] {  // written once, at the end
+        return run_info(stepping.report(), solver->name(), device_name, error ? error->value() : std::nullopt, tuning);
+      },
+      deck.used_attributes(), wall_start);
+  SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
+  ResidualCsv<T> csv(stepping, config.run.output_dir, config.run.output_name, root);
+  RunLoop<T, 3> loop(d);
+  if (error) loop.add(*error);  // before the outcome line and the output, which carry it
+  loop.add(progress);
+  loop.add(outcome_line);
   if (config.run.output_enabled) {
-    std::vector<double> it, res, sec;
-    for (const auto& r : report.history) {
-      it.push_back(static_cast<double>(r.iteration));
-      res.push_back(r.relative_residual);
-      sec.push_back(r.seconds);
-    }
-    io::Attributes info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
-                        {"problem", std::string("poisson3d")},
-                        {"solver", solver->name()},
-                        {"device", device_name},
-                        {"converged", report.converged},
-                        {"iterations", std::int64_t(report.iterations)},
-                        {"relative_residual", report.relative_residual},
-                        {"solve_seconds", report.seconds},
-                        {"residual_history_iteration", it},
-                        {"residual_history_relative_residual", res},
-                        {"residual_history_seconds", sec}};
-    if (error) info.emplace_back("max_error", *error);
-    if (tuning)
-      for (const auto& [name, value] : tuning->attributes())
-        std::visit([&, &n = name](const auto& v) { info.emplace_back(n, v); }, value);
-    io::OutputSeries<3> output(d, config.run.output_dir, config.run.output_name, info, deck.used_attributes());
-    output.write<T>({report.iterations, 0.0, 0.0, MPI_Wtime() - wall_start}, {{"u", &u_host}});
-    if (root) {
-      const auto csv = std::filesystem::path(config.run.output_dir) / (config.run.output_name + "_residual.csv");
-      std::ofstream out(csv);
-      out << "iteration,relative_residual,seconds\n";
-      out.precision(17);
-      for (const auto& r : report.history) out << r.iteration << ',' << r.relative_residual << ',' << r.seconds << '\n';
-      if (!out) throw Error("cannot write " + csv.string());
-      std::printf("output: %s, %s\n", output.xdmf_path().c_str(), csv.c_str());
-    }
+    loop.add(output);
+    loop.add(csv);
+  }
+  const RunOutcome outcome = loop.run(stepping);
+  const solver::SolveReport& report = stepping.report();
+
+  if (root) {
+    if (config.run.output_enabled) std::printf("output: %s, %s\n", output.xdmf_path().c_str(), csv.path().c_str());
+    if (outcome.stop)
+      std::printf("stopped after %lld iteration(s): %s\n", static_cast<long long>(outcome.step), outcome.stop->reason.c_str());
+    std::fflush(stdout);
   }
   if (root && !summary_path.empty()) {
     RunSummary s;
@@ -150,21 +143,23 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
     s.phases = {{"solve", report.seconds}};
     write_summary_json(s, summary_path);
   }
+  if (outcome.stop) return outcome.exit_status();
   if (!report.converged)
     throw Error("the " + solver->name() + " solver did not reach the tolerance in poisson.max_iterations = " +
                 std::to_string(config.max_iterations));
+  return 0;
 }
 
 }  // namespace
 
-void run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
+int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::PoissonConfig config = read_poisson_config(deck);
   deck.require_all_used();
   const auto place = place_run(config.run, config.grid, comm);
   if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
-  kernels::core::dispatch(config.run.precision, [&](auto zero) {
+  return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    run<T>(config, deck, place.decomposition, place.space, place.transport, summary_path);
+    return run<T>(config, deck, place.decomposition, place.space, place.transport, summary_path);
   });
 }
 

@@ -2,6 +2,9 @@
 
 #include <mpi.h>
 
+#include <utility>
+#include <vector>
+
 #include "kernels/multigrid/vector_ops.hpp"
 #include "kernels/stencil/jacobi.hpp"
 
@@ -24,34 +27,76 @@ CgMultigridSolver<T>::CgMultigridSolver(const PoissonContext& context)
            coefficients_of<T>(context.decomposition.grid()), context.transport, context.stream,
            m_multigrid.hierarchy().nccl()) {}
 
-template <class T>
-SolveReport CgMultigridSolver<T>::solve(mesh::Field<T, 3>& u_in, const mesh::Field<T, 3>& f_in, double b_norm,
-                                        const std::function<void(const ResidualRecord&)>& progress) {
-  const auto& c = m_context;
-  const double t0 = MPI_Wtime();
-  const auto& owned = c.decomposition.owned();
-  const auto updated = owned.intersect(c.decomposition.grid().interior());
-  auto u = m_multigrid.make_field("cg_solution");
-  auto f = m_multigrid.make_field("cg_rhs");
-  mg::copy(u_in, *u, owned, c.stream);
-  mg::copy(f_in, *f, updated, c.stream);
+namespace {
 
-  SolveReport report;
-  const typename ConjugateGradient<T>::Options options{c.config.tolerance, c.config.max_iterations, b_norm};
-  const auto result = m_cg.solve(
-      *u, *f, options, [&](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { m_multigrid.precondition(r, z); },
-      [&](std::int64_t iteration, double relative) {
-        const ResidualRecord entry{iteration, relative, MPI_Wtime() - t0};
-        report.history.push_back(entry);
-        if (progress) progress(entry);
-      });
-  mg::copy(*u, u_in, updated, c.stream);
-  if (c.space == mesh::MemorySpace::device) mesh::synchronize(c.stream);
-  report.converged = result.converged;
-  report.iterations = result.iterations;
-  report.relative_residual = result.relative_residual;
-  report.seconds = MPI_Wtime() - t0;
-  return report;
+/// CG on copies of u and f in the multigrid layout (the caller's fields have the run's ghost width).
+template <class T>
+class CgMultigridSolve final : public PoissonSolve<T> {
+ public:
+  CgMultigridSolve(const PoissonContext& context, MultigridSolver<T>& multigrid, ConjugateGradient<T>& cg,
+                   mesh::Field<T, 3>& u_in, const mesh::Field<T, 3>& f_in, double b_norm,
+                   std::function<void(const ResidualRecord&)> progress)
+      : m_context(context),
+        m_cg(cg),
+        m_u_in(u_in),
+        m_progress(std::move(progress)),
+        m_start(MPI_Wtime()),
+        m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
+        m_u(multigrid.make_field("cg_solution")),
+        m_f(multigrid.make_field("cg_rhs")) {
+    mg::copy(u_in, *m_u, context.decomposition.owned(), context.stream);
+    mg::copy(f_in, *m_f, m_updated, context.stream);
+    const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations, b_norm};
+    m_cg.start(
+        *m_u, *m_f, options, [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z); },
+        [this](std::int64_t iteration, double relative) {
+          const ResidualRecord entry{iteration, relative, MPI_Wtime() - m_start};
+          m_history.push_back(entry);
+          if (m_progress) m_progress(entry);
+        });
+  }
+
+  std::int64_t advance(std::int64_t count) override {
+    const std::int64_t before = m_cg.iterations();
+    while (m_cg.iterations() - before < count && m_cg.iterate()) {
+    }
+    return m_cg.iterations() - before;
+  }
+  bool finished() const override { return m_cg.finished(); }
+  std::int64_t step() const override { return m_cg.iterations(); }
+  const std::vector<ResidualRecord>& history() const override { return m_history; }
+  const mesh::Field<T, 3>& iterate() const override { return *m_u; }
+
+  SolveReport finish() override {
+    const auto result = m_cg.finish();
+    mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
+    if (m_context.space == mesh::MemorySpace::device) mesh::synchronize(m_context.stream);
+    SolveReport report;
+    report.history = m_history;
+    report.converged = result.converged;
+    report.iterations = result.iterations;
+    report.relative_residual = result.relative_residual;
+    report.seconds = MPI_Wtime() - m_start;
+    return report;
+  }
+
+ private:
+  PoissonContext m_context;
+  ConjugateGradient<T>& m_cg;
+  mesh::Field<T, 3>& m_u_in;
+  std::function<void(const ResidualRecord&)> m_progress;
+  double m_start;
+  mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
+  std::unique_ptr<mesh::Field<T, 3>> m_u, m_f;
+  std::vector<ResidualRecord> m_history;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<PoissonSolve<T>> CgMultigridSolver<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                                             std::function<void(const ResidualRecord&)> progress) {
+  return std::make_unique<CgMultigridSolve<T>>(m_context, m_multigrid, m_cg, u, f, b_norm, std::move(progress));
 }
 
 template class CgMultigridSolver<float>;

@@ -19,10 +19,11 @@ class CgMultigridSolver : public PoissonSolver<T> {
   /// Collective over the context's communicator.
   explicit CgMultigridSolver(const PoissonContext& context);
 
-  /// Collective. Reports the residual of the initial guess (iteration 0) and after every
-  /// iteration (CG's recursive residual; the final one is recomputed from u).
-  SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                    const std::function<void(const ResidualRecord&)>& progress) override;
+  /// Collective. A step is a CG iteration. Checks the residual of the initial guess here
+  /// (iteration 0) and after every iteration (CG's recursive residual; the final one is
+  /// recomputed from u by finish()). One solve at a time.
+  std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                         std::function<void(const ResidualRecord&)> progress) override;
   std::string name() const override { return "cg-mg"; }
 
  private:

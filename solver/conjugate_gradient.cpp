@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
@@ -60,59 +61,91 @@ template <class T>
 typename ConjugateGradient<T>::Result ConjugateGradient<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f,
                                                                   const Options& options, const Preconditioner& m,
                                                                   const std::function<void(std::int64_t, double)>& on_iteration) {
-  const MPI_Comm comm = m_decomposition.comm();
-  double rr = residual(u, f);
-  const double reference = options.reference_norm > 0 ? options.reference_norm : std::sqrt(rr);
-  const auto relative = [&](double squared) { return reference > 0 ? std::sqrt(squared) / reference : 0.0; };
-  Result result;
-  result.relative_residual = relative(rr);
-  if (on_iteration) on_iteration(0, result.relative_residual);
-  if (rr == 0 || result.relative_residual <= options.tolerance) {
-    result.converged = true;
-    return result;
+  start(u, f, options, m, on_iteration);
+  while (iterate()) {
   }
+  return finish();
+}
 
-  double rho = precondition(m);
-  mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
-  bool residual_is_true = true;  // whether rr was computed from u rather than recursively
-  while (result.iterations < options.max_iterations) {
-    m_halo.exchange(m_p, 1);
-    mg::apply_laplacian(m_p, m_q, m_interior, m_k, m_stream);
-    const double pq = global_sums<1>({mg::dot(m_p, m_q, m_interior, m_stream)}, comm)[0];
-    if (pq == 0 || !std::isfinite(pq)) break;  // p = 0: nothing left to gain
-    const double alpha = rho / pq;
-    mg::axpy(static_cast<T>(alpha), m_p, u, m_interior, m_stream);
-    mg::axpy(static_cast<T>(-alpha), m_q, m_r, m_interior, m_stream);
-    ++result.iterations;
-    rr = global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, comm)[0];
-    residual_is_true = false;
-    if (on_iteration) on_iteration(result.iterations, relative(rr));
-    if (relative(rr) <= options.tolerance) {
-      // The recursive residual drifts from f - A u (most in float): confirm, and restart from
-      // the true residual where the two disagree.
-      rr = residual(u, f);
-      residual_is_true = true;
-      if (relative(rr) <= options.tolerance) break;
-      rho = precondition(m);
-      mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
-      continue;
-    }
-    double beta = 0;
-    if (m) {
-      m(m_r, *m_z);
-      const auto sums = global_sums<2>({mg::dot(m_r, *m_z, m_interior, m_stream), mg::dot(*m_z, m_q, m_interior, m_stream)}, comm);
-      beta = -alpha * sums[1] / rho;
-      rho = sums[0];
-    } else {
-      beta = rr / rho;
-      rho = rr;
-    }
-    mg::xpby(*m_z_in_use, static_cast<T>(beta), m_p, m_interior, m_stream);
+template <class T>
+void ConjugateGradient<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
+                                 Preconditioner precondition_with, std::function<void(std::int64_t, double)> on_iteration) {
+  m_u = &u;
+  m_f = &f;
+  m_options = options;
+  m_precondition = std::move(precondition_with);
+  m_on_iteration = std::move(on_iteration);
+  m_result = Result{};
+  m_rr = residual(u, f);
+  m_reference = options.reference_norm > 0 ? options.reference_norm : std::sqrt(m_rr);
+  m_result.relative_residual = relative(m_rr);
+  if (m_on_iteration) m_on_iteration(0, m_result.relative_residual);
+  m_converged_at_start = m_rr == 0 || m_result.relative_residual <= options.tolerance;
+  if (m_converged_at_start) {
+    m_result.converged = true;
+    m_finished = true;
+    return;
   }
-  if (!residual_is_true) rr = residual(u, f);
-  result.relative_residual = relative(rr);
-  result.converged = result.relative_residual <= options.tolerance;
-  return result;
+  m_rho = precondition(m_precondition);
+  mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
+  m_residual_is_true = true;
+  m_finished = m_result.iterations >= options.max_iterations;
+}
+
+template <class T>
+bool ConjugateGradient<T>::iterate() {
+  if (m_finished) return false;
+  const MPI_Comm comm = m_decomposition.comm();
+  const auto& m = m_precondition;
+  m_halo.exchange(m_p, 1);
+  mg::apply_laplacian(m_p, m_q, m_interior, m_k, m_stream);
+  const double pq = global_sums<1>({mg::dot(m_p, m_q, m_interior, m_stream)}, comm)[0];
+  if (pq == 0 || !std::isfinite(pq)) {  // p = 0: nothing left to gain
+    m_finished = true;
+    return false;
+  }
+  const double alpha = m_rho / pq;
+  mg::axpy(static_cast<T>(alpha), m_p, *m_u, m_interior, m_stream);
+  mg::axpy(static_cast<T>(-alpha), m_q, m_r, m_interior, m_stream);
+  ++m_result.iterations;
+  m_rr = global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, comm)[0];
+  m_residual_is_true = false;
+  if (m_on_iteration) m_on_iteration(m_result.iterations, relative(m_rr));
+  m_finished = m_result.iterations >= m_options.max_iterations;
+  if (relative(m_rr) <= m_options.tolerance) {
+    // The recursive residual drifts from f - A u (most in float): confirm, and restart from
+    // the true residual where the two disagree.
+    m_rr = residual(*m_u, *m_f);
+    m_residual_is_true = true;
+    if (relative(m_rr) <= m_options.tolerance) {
+      m_finished = true;
+      return true;
+    }
+    m_rho = precondition(m);
+    mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
+    return true;
+  }
+  double beta = 0;
+  if (m) {
+    m(m_r, *m_z);
+    const auto sums = global_sums<2>({mg::dot(m_r, *m_z, m_interior, m_stream), mg::dot(*m_z, m_q, m_interior, m_stream)}, comm);
+    beta = -alpha * sums[1] / m_rho;
+    m_rho = sums[0];
+  } else {
+    beta = m_rr / m_rho;
+    m_rho = m_rr;
+  }
+  mg::xpby(*m_z_in_use, static_cast<T>(beta), m_p, m_interior, m_stream);
+  return true;
+}
+
+template <class T>
+typename ConjugateGradient<T>::Result ConjugateGradient<T>::finish() {
+  if (m_converged_at_start) return m_result;
+  if (!m_residual_is_true) m_rr = residual(*m_u, *m_f);
+  m_result.relative_residual = relative(m_rr);
+  m_result.converged = m_result.relative_residual <= m_options.tolerance;
+  return m_result;
 }
 
 template class ConjugateGradient<float>;

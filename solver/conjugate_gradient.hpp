@@ -8,6 +8,7 @@
 // With a preconditioner, beta is the flexible (Polak-Ribiere) one, (z_new, r_new - r_old) /
 // (z_old, r_old): a preconditioner that is slightly non-linear or non-symmetric (an inexact
 // coarse solve, unequal pre/post smoothing) then still converges at the same rate.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -53,11 +54,26 @@ class ConjugateGradient {
   Result solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, const Preconditioner& precondition = {},
                const std::function<void(std::int64_t, double)>& on_iteration = {});
 
+  /// solve() a step at a time, for a caller that stops between iterations: start() measures the
+  /// initial residual (told as iteration 0), iterate() takes one iteration unless the solve has
+  /// ended, finish() recomputes the residual from u where needed. solve() is exactly these calls.
+  /// One solve at a time; u, f and the functions must stay alive until finish().
+  void start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, Preconditioner precondition = {},
+             std::function<void(std::int64_t, double)> on_iteration = {});
+  /// Returns whether it took an iteration (false once the solve has ended). Collective.
+  bool iterate();
+  /// Converged, max_iterations done, or no direction left to search.
+  bool finished() const { return m_finished; }
+  std::int64_t iterations() const { return m_result.iterations; }
+  /// Collective. Call once, after the last iterate().
+  Result finish();
+
  private:
   /// r = f - A u and its global squared norm.
   double residual(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
   /// z = M r (z is r without a preconditioner) and the global (r, z).
   double precondition(const Preconditioner& m);
+  double relative(double squared) const { return m_reference > 0 ? std::sqrt(squared) / m_reference : 0.0; }
 
   const mesh::Decomposition<3>& m_decomposition;
   mesh::Box<3> m_interior;  // this rank's owned interior points: the unknowns
@@ -67,6 +83,20 @@ class ConjugateGradient {
   mesh::Field<T, 3> m_r, m_p, m_q;
   std::unique_ptr<mesh::Field<T, 3>> m_z;  // allocated on the first preconditioned solve
   mesh::Field<T, 3>* m_z_in_use = nullptr;
+
+  // The solve in progress (start() .. finish()).
+  mesh::Field<T, 3>* m_u = nullptr;
+  const mesh::Field<T, 3>* m_f = nullptr;
+  Options m_options;
+  Preconditioner m_precondition;
+  std::function<void(std::int64_t, double)> m_on_iteration;
+  double m_reference = 0;
+  double m_rr = 0;   // squared residual norm, true or recursive
+  double m_rho = 0;  // (r, z)
+  bool m_residual_is_true = true;  // whether m_rr was computed from u rather than recursively
+  bool m_converged_at_start = false;
+  bool m_finished = true;
+  Result m_result;
 };
 
 extern template class ConjugateGradient<float>;

@@ -12,6 +12,7 @@
 // shape (see JacobiTunables).
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "halo/transport.hpp"
 #include "kernels/stencil/jacobi.hpp"
@@ -38,7 +39,7 @@ inline JacobiTunables default_jacobi_tunables(const PoissonContext& context) {
 }
 
 template <class T>
-class JacobiIteration {
+class JacobiIteration final : public PoissonSolve<T> {
  public:
   /// Starts from u (boundary points set, interior the initial guess); f as for PoissonSolver.
   /// Both fields must outlive the iteration and have at least as many ghost layers as any
@@ -49,10 +50,13 @@ class JacobiIteration {
   /// Takes `count` sweeps, fewer when the solve ends first (converged at a check, or
   /// max_iterations reached); returns the sweeps taken. Collective. Host fields: blocks. Device
   /// fields: queued on the stream, except that each check waits for its residual.
-  std::int64_t advance(std::int64_t count);
-  bool finished() const { return m_report.converged || m_done >= m_context.config.max_iterations; }
+  std::int64_t advance(std::int64_t count) override;
+  bool finished() const override { return m_report.converged || m_done >= m_context.config.max_iterations; }
   /// Sweeps taken so far (a step of the solve is a sweep).
-  std::int64_t step() const { return m_done; }
+  std::int64_t step() const override { return m_done; }
+  std::int64_t check_every() const override { return m_context.config.check_every; }
+  const std::vector<ResidualRecord>& history() const override { return m_report.history; }
+  const mesh::Field<T, 3>& iterate() const override { return *m_u; }
 
   /// Applies to the sweeps that follow. Throws Error for a width outside 1..ghost width of the
   /// fields, invalid CUDA parameters, or NCCL on host fields. A width and transport's exchange is
@@ -62,7 +66,7 @@ class JacobiIteration {
 
   /// Leaves the last iterate in u and reports, with the residual of exactly that u (collective).
   /// Call once, after the last advance().
-  SolveReport finish();
+  SolveReport finish() override;
 
  private:
   PoissonContext m_context;

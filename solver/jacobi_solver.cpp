@@ -9,16 +9,16 @@ JacobiSolver<T>::JacobiSolver(const PoissonContext& context, std::optional<Jacob
     : m_context(context), m_tuning(std::move(tuning)), m_tunables(default_jacobi_tunables(context)) {}
 
 template <class T>
-SolveReport JacobiSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                                   const std::function<void(const ResidualRecord&)>& progress) {
-  JacobiIteration<T> iteration(m_context, u, f, b_norm, progress, default_jacobi_tunables(m_context));
+std::unique_ptr<PoissonSolve<T>> JacobiSolver<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                                        std::function<void(const ResidualRecord&)> progress) {
+  auto iteration =
+      std::make_unique<JacobiIteration<T>>(m_context, u, f, b_norm, std::move(progress), default_jacobi_tunables(m_context));
   if (m_tuning) {
-    const auto result = tune_jacobi(iteration, m_context, m_tuning->widths, jacobi_tuning_sweeps(m_context.config));
+    const auto result = tune_jacobi(*iteration, m_context, m_tuning->widths, jacobi_tuning_sweeps(m_context.config));
     if (m_tuning->on_tuned) m_tuning->on_tuned(result);
   }
-  iteration.advance(m_context.config.max_iterations);
-  m_tunables = iteration.tunables();
-  return iteration.finish();
+  m_tunables = iteration->tunables();  // the tuning's choice, kept for the rest of the solve
+  return iteration;
 }
 
 template class JacobiSolver<float>;

@@ -4,6 +4,7 @@
 // (jacobi_tuning.hpp) and the winner takes the rest, with the iterates, residual history and
 // iteration count of an untuned solve.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -24,10 +25,12 @@ class JacobiSolver : public PoissonSolver<T> {
   /// Without `tuning`: the default launch shape and halo.width sweeps per exchange. With it: each
   /// solve tunes during at most its first jacobi_tuning_sweeps() sweeps, or takes the cache's choice.
   explicit JacobiSolver(const PoissonContext& context, std::optional<JacobiOnlineTuning> tuning = std::nullopt);
-  SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                    const std::function<void(const ResidualRecord&)>& progress) override;
+  /// With on-line tuning, the tuning's sweeps are taken here: the solve returned stands where the
+  /// tuning left it.
+  std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                         std::function<void(const ResidualRecord&)> progress) override;
   std::string name() const override { return "jacobi"; }
-  /// What the last solve swept with after its tuning.
+  /// What the last solve started sweeps with after its tuning.
   const JacobiTunables& tunables() const { return m_tunables; }
 
  private:

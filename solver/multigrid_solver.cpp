@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <utility>
 
 #include "kernels/multigrid/vector_ops.hpp"
 
@@ -13,39 +14,82 @@ namespace mg = kernels::multigrid;
 template <class T>
 MultigridSolver<T>::MultigridSolver(const PoissonContext& context) : m_context(context), m_hierarchy(context) {}
 
-template <class T>
-SolveReport MultigridSolver<T>::solve(mesh::Field<T, 3>& u_in, const mesh::Field<T, 3>& f_in, double b_norm,
-                                      const std::function<void(const ResidualRecord&)>& progress) {
-  const auto& c = m_context;
-  const double t0 = MPI_Wtime();
-  const auto& owned = c.decomposition.owned();
-  const auto updated = owned.intersect(c.decomposition.grid().interior());
-  // The caller's fields have the run's ghost width; the grid transfers may need wider ghosts.
-  auto u = make_field("mg_solution");
-  auto f = make_field("mg_rhs");
-  mg::copy(u_in, *u, owned, c.stream);
-  mg::copy(f_in, *f, updated, c.stream);
+namespace {
 
-  SolveReport report;
-  const auto record = [&](std::int64_t cycles) {
-    const double r = m_hierarchy.residual_norm(*u, *f) / b_norm;
-    const ResidualRecord entry{cycles, r, MPI_Wtime() - t0};
-    report.history.push_back(entry);
-    if (progress) progress(entry);
-    report.relative_residual = r;
-    report.converged = r <= c.config.tolerance;
-    return std::isfinite(r);
-  };
-  bool finite = record(0);
-  while (finite && !report.converged && report.iterations < c.config.max_iterations) {
-    m_hierarchy.cycle(*u, *f);
-    ++report.iterations;
-    finite = record(report.iterations);
+/// Cycles on copies of u and f in the layout the grid transfers need (the caller's fields have
+/// the run's ghost width).
+template <class T>
+class MultigridSolve final : public PoissonSolve<T> {
+ public:
+  MultigridSolve(const PoissonContext& context, MultigridHierarchy<T>& hierarchy, mesh::Field<T, 3>& u_in,
+                 const mesh::Field<T, 3>& f_in, double b_norm, std::function<void(const ResidualRecord&)> progress)
+      : m_context(context),
+        m_hierarchy(hierarchy),
+        m_u_in(u_in),
+        m_b_norm(b_norm),
+        m_progress(std::move(progress)),
+        m_start(MPI_Wtime()),
+        m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
+        m_u(hierarchy.make_finest_field("mg_solution")),
+        m_f(hierarchy.make_finest_field("mg_rhs")) {
+    mg::copy(u_in, *m_u, context.decomposition.owned(), context.stream);
+    mg::copy(f_in, *m_f, m_updated, context.stream);
+    m_finite = record(0);
   }
-  mg::copy(*u, u_in, updated, c.stream);
-  if (c.space == mesh::MemorySpace::device) mesh::synchronize(c.stream);
-  report.seconds = MPI_Wtime() - t0;
-  return report;
+
+  std::int64_t advance(std::int64_t count) override {
+    std::int64_t taken = 0;
+    for (; taken < count && !finished(); ++taken) {
+      m_hierarchy.cycle(*m_u, *m_f);
+      ++m_report.iterations;
+      m_finite = record(m_report.iterations);
+    }
+    return taken;
+  }
+  bool finished() const override {
+    return !m_finite || m_report.converged || m_report.iterations >= m_context.config.max_iterations;
+  }
+  std::int64_t step() const override { return m_report.iterations; }
+  const std::vector<ResidualRecord>& history() const override { return m_report.history; }
+  const mesh::Field<T, 3>& iterate() const override { return *m_u; }
+
+  SolveReport finish() override {
+    mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
+    if (m_context.space == mesh::MemorySpace::device) mesh::synchronize(m_context.stream);
+    m_report.seconds = MPI_Wtime() - m_start;
+    return m_report;
+  }
+
+ private:
+  /// Checks the residual after `cycles` cycles; false when it is no longer finite.
+  bool record(std::int64_t cycles) {
+    const double r = m_hierarchy.residual_norm(*m_u, *m_f) / m_b_norm;
+    const ResidualRecord entry{cycles, r, MPI_Wtime() - m_start};
+    m_report.history.push_back(entry);
+    if (m_progress) m_progress(entry);
+    m_report.relative_residual = r;
+    m_report.converged = r <= m_context.config.tolerance;
+    return std::isfinite(r);
+  }
+
+  PoissonContext m_context;
+  MultigridHierarchy<T>& m_hierarchy;
+  mesh::Field<T, 3>& m_u_in;
+  double m_b_norm;
+  std::function<void(const ResidualRecord&)> m_progress;
+  double m_start;
+  mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
+  std::unique_ptr<mesh::Field<T, 3>> m_u, m_f;
+  SolveReport m_report;
+  bool m_finite = true;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<PoissonSolve<T>> MultigridSolver<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                                           std::function<void(const ResidualRecord&)> progress) {
+  return std::make_unique<MultigridSolve<T>>(m_context, m_hierarchy, u, f, b_norm, std::move(progress));
 }
 
 template <class T>

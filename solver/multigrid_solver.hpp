@@ -17,9 +17,10 @@ class MultigridSolver : public PoissonSolver<T> {
   /// Collective over the context's communicator (builds every level and its decomposition).
   explicit MultigridSolver(const PoissonContext& context);
 
-  /// Collective. Reports the residual of the initial guess (cycle 0) and after every cycle.
-  SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                    const std::function<void(const ResidualRecord&)>& progress) override;
+  /// Collective. A step is a cycle; the residual of the initial guess is checked here (cycle 0)
+  /// and after every cycle.
+  std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                         std::function<void(const ResidualRecord&)> progress) override;
   std::string name() const override { return "multigrid"; }
 
   /// e = one cycle for A e = r from e = 0, with zero Dirichlet values: e ~ A^{-1} r. Both fields

@@ -9,6 +9,7 @@
 // it (||b|| is the residual of the zero guess; it is given to the solver).
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,14 +44,51 @@ struct PoissonContext {
   halo::Transport transport;
 };
 
+/// One solve in progress, advanced by steps: a Jacobi sweep, a multigrid cycle, a CG iteration;
+/// the spectral solve is one step. A caller that owns the loop (the application's run loop) stops
+/// between steps to write, report or checkpoint; the solve's own rule says when it is done. Made
+/// by PoissonSolver::start; it must not outlive the solver nor the fields it was started on.
+template <class T>
+class PoissonSolve {
+ public:
+  virtual ~PoissonSolve() = default;
+  /// Takes up to `count` steps, fewer when the solve ends first by its own rule (the residual
+  /// under the tolerance at a check, config.max_iterations, a residual no longer finite). Returns
+  /// the steps taken. Collective. Where the checks fall does not depend on how the solve is cut
+  /// into advance() calls.
+  virtual std::int64_t advance(std::int64_t count) = 0;
+  virtual bool finished() const = 0;
+  /// Steps taken so far.
+  virtual std::int64_t step() const = 0;
+  /// Steps between residual checks: a check is recorded by the step that reaches each multiple,
+  /// and by the last step.
+  virtual std::int64_t check_every() const { return 1; }
+  /// The checks so far, in order.
+  virtual const std::vector<ResidualRecord>& history() const = 0;
+  /// The iterate after step() steps, in the solver's memory space (owned box of the
+  /// decomposition; its ghosts may be stale; the solver's own ghost width).
+  virtual const mesh::Field<T, 3>& iterate() const = 0;
+  /// Leaves the last iterate in the u the solve was started on and reports. Call once, after the
+  /// last advance(). Collective.
+  virtual SolveReport finish() = 0;
+};
+
 template <class T>
 class PoissonSolver {
  public:
   virtual ~PoissonSolver() = default;
-  /// Collective. `b_norm` = ||b||_2 over the whole grid (> 0). Reports as it goes through
-  /// `progress` (may be empty) every time it measures the residual.
-  virtual SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                            const std::function<void(const ResidualRecord&)>& progress) = 0;
+  /// Starts solving from u: its boundary points hold the Dirichlet values, its interior the initial
+  /// guess. `b_norm` = ||b||_2 over the whole grid (> 0). `progress` (may be empty) hears of every
+  /// residual check as it is made. Collective; may take steps (an on-line tuning's).
+  virtual std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                                 std::function<void(const ResidualRecord&)> progress) = 0;
+  /// start(), steps until the solve ends, finish(). Collective.
+  SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                    const std::function<void(const ResidualRecord&)>& progress) {
+    const auto solve = start(u, f, b_norm, progress);
+    solve->advance(std::numeric_limits<std::int64_t>::max());
+    return solve->finish();
+  }
   virtual std::string name() const = 0;
 };
 

@@ -2,6 +2,9 @@
 
 #include <mpi.h>
 
+#include <utility>
+#include <vector>
+
 #include "kernels/stencil/dirichlet_lift.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "mesh/check.hpp"
@@ -20,9 +23,48 @@ SpectralSolver<T>::SpectralSolver(const PoissonContext& context)
     m_rhs = std::make_unique<mesh::Field<T, 3>>(m_transform.owned_interior(), 0, context.space, "spectral_rhs");
 }
 
+namespace {
+
+/// A solve of one step, the direct solve.
 template <class T>
-SolveReport SpectralSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                                     const std::function<void(const ResidualRecord&)>& progress) {
+class SpectralSolve final : public PoissonSolve<T> {
+ public:
+  SpectralSolve(const mesh::Field<T, 3>& u, std::function<SolveReport()> solve_directly,
+                std::function<void(const ResidualRecord&)> progress)
+      : m_u(u), m_solve_directly(std::move(solve_directly)), m_progress(std::move(progress)) {}
+
+  std::int64_t advance(std::int64_t count) override {
+    if (count <= 0 || finished()) return 0;
+    m_report = m_solve_directly();
+    m_done = true;
+    if (m_progress) m_progress(m_report.history.back());
+    return 1;
+  }
+  bool finished() const override { return m_done; }
+  std::int64_t step() const override { return m_done ? 1 : 0; }
+  const std::vector<ResidualRecord>& history() const override { return m_report.history; }
+  const mesh::Field<T, 3>& iterate() const override { return m_u; }
+  SolveReport finish() override { return m_report; }
+
+ private:
+  const mesh::Field<T, 3>& m_u;
+  std::function<SolveReport()> m_solve_directly;
+  std::function<void(const ResidualRecord&)> m_progress;
+  SolveReport m_report;
+  bool m_done = false;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<PoissonSolve<T>> SpectralSolver<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                                          std::function<void(const ResidualRecord&)> progress) {
+  return std::make_unique<SpectralSolve<T>>(u, [this, &u, &f, b_norm] { return solve_directly(u, f, b_norm); },
+                                            std::move(progress));
+}
+
+template <class T>
+SolveReport SpectralSolver<T>::solve_directly(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm) {
   const auto& c = m_context;
   const auto& d = c.decomposition;
   const auto& grid = d.grid();
@@ -54,9 +96,7 @@ SolveReport SpectralSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 
   report.iterations = 1;
   report.converged = report.relative_residual <= c.config.tolerance;
   report.seconds = MPI_Wtime() - t0;
-  const ResidualRecord record{1, report.relative_residual, report.seconds};
-  report.history.push_back(record);
-  if (progress) progress(record);
+  report.history.push_back({1, report.relative_residual, report.seconds});
   return report;
 }
 

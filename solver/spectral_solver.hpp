@@ -24,13 +24,17 @@ class SpectralSolver : public PoissonSolver<T> {
  public:
   /// Not collective: plans the transforms and messages once, for fields of the context's memory space.
   explicit SpectralSolver(const PoissonContext& context);
-  /// Collective. Overwrites u's owned interior points; u's boundary points (ghosts included) must
-  /// hold the Dirichlet values, and f the right-hand side at the owned points.
-  SolveReport solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
-                    const std::function<void(const ResidualRecord&)>& progress) override;
+  /// Not collective; the solve's one step is. The step overwrites u's owned interior points; u's
+  /// boundary points (ghosts included) must hold the Dirichlet values, and f the right-hand side
+  /// at the owned points.
+  std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
+                                         std::function<void(const ResidualRecord&)> progress) override;
   std::string name() const override { return "spectral"; }
 
  private:
+  /// The direct solve and its residual, reported as iteration 1.
+  SolveReport solve_directly(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm);
+
   PoissonContext m_context;
   kernels::stencil::PoissonCoefficients<T> m_k;
   SlabSineTransform<T> m_transform;

@@ -80,20 +80,21 @@ template <class T>
 class SwitchingJacobi final : public gridflow::solver::PoissonSolver<T> {
  public:
   explicit SwitchingJacobi(const gridflow::solver::PoissonContext& context) : m_context(context) {}
-  gridflow::solver::SolveReport solve(gridflow::mesh::Field<T, 3>& u, const gridflow::mesh::Field<T, 3>& f,
-                                      double b_norm,
-                                      const std::function<void(const gridflow::solver::ResidualRecord&)>& progress) override {
+  /// Takes every sweep here: the solve returned has finished.
+  std::unique_ptr<gridflow::solver::PoissonSolve<T>> start(
+      gridflow::mesh::Field<T, 3>& u, const gridflow::mesh::Field<T, 3>& f, double b_norm,
+      std::function<void(const gridflow::solver::ResidualRecord&)> progress) override {
     using gridflow::halo::Transport;
-    gridflow::solver::JacobiIteration<T> iteration(m_context, u, f, b_norm, progress,
-                                                   gridflow::solver::default_jacobi_tunables(m_context));
-    for (int k = 0; !iteration.finished(); ++k) {
-      auto t = iteration.tunables();
+    auto iteration = std::make_unique<gridflow::solver::JacobiIteration<T>>(
+        m_context, u, f, b_norm, std::move(progress), gridflow::solver::default_jacobi_tunables(m_context));
+    for (int k = 0; !iteration->finished(); ++k) {
+      auto t = iteration->tunables();
       t.transport = k % 2 ? Transport::mpi : Transport::nccl;
       t.exchange_width = k % 3 == 0 ? 2 : 1;
-      iteration.set_tunables(t);
-      iteration.advance(40);
+      iteration->set_tunables(t);
+      iteration->advance(40);
     }
-    return iteration.finish();
+    return iteration;
   }
   std::string name() const override { return "switching-jacobi"; }
 

@@ -1,0 +1,193 @@
+// The run's observers under the RunLoop on N ranks, with a counting steppable: the output writes
+// its steps, the end and nothing twice, and names /Info from what the run knows when it first
+// writes; the finite check stops every rank together when one rank's field is no longer finite,
+// at its own steps only; progress lines come at their steps and the last; the phase table takes
+// the slowest rank's seconds.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/field_output.hpp"
+#include "app/finite_check.hpp"
+#include "app/phase_table.hpp"
+#include "app/run_loop.hpp"
+#include "app/step_progress.hpp"
+#include "mesh/check.hpp"
+#include "mpi_test_support.hpp"
+#include "run_loop_test_support.hpp"
+
+namespace {
+
+namespace app = gridflow::app;
+namespace fs = std::filesystem;
+using gridflow::testing::CountingSteps;
+using gridflow::testing::decomposition;
+using gridflow::testing::world_rank;
+using gridflow::testing::world_size;
+
+/// An empty directory of its own for this run (ctest runs the rank counts concurrently).
+fs::path fresh_directory(const std::string& name) {
+  long id = static_cast<long>(getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const fs::path dir = fs::temp_directory_path() / ("gridflow_" + name + "_" + std::to_string(id));
+  if (world_rank() == 0) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return dir;
+}
+
+std::set<std::string> files_in(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename().string());
+  return names;
+}
+
+bool info_has(const fs::path& file, const std::string& attribute) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const bool has = f >= 0 && H5Aexists_by_name(f, "Info", attribute.c_str(), H5P_DEFAULT) > 0;
+  if (f >= 0) H5Fclose(f);
+  return has;
+}
+
+}  // namespace
+
+TEST(RunObservers, OutputWritesItsStepsAndTheEndOnceWithTheInfoKnownAtItsFirstFile) {
+  const auto d = decomposition();
+  const fs::path dir = fresh_directory("field_output");
+  CountingSteps steps(d, 10);
+  int info_asked = 0;
+  std::string device = "device before the tuning";
+  app::FieldOutput<double, 2> output(
+      d, {true, dir.string(), "run", 4},
+      [&] {
+        ++info_asked;
+        return gridflow::io::Attributes{{"device", device}};
+      },
+      {}, MPI_Wtime());
+  app::RunLoop<double, 2> loop(d);
+  // Step 0 before the loop, as a run writes it before an on-line tuning takes steps.
+  loop.fields().point_to(steps.fields(), nullptr);
+  output.write(0, 0.0, 0.5, loop.fields());
+  output.add_run_attributes({{"tuning_report", std::string("chosen")}});
+  loop.add(output);
+  loop.run(steps);
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(files_in(dir), (std::set<std::string>{"run.xmf", "run_00000000.h5", "run_00000004.h5", "run_00000008.h5",
+                                                   "run_00000010.h5"}));
+  EXPECT_EQ(info_asked, 1);
+  EXPECT_EQ(output.xdmf_path(), (dir / "run.xmf").string());
+  EXPECT_TRUE(info_has(dir / "run_00000000.h5", "device"));
+  EXPECT_FALSE(info_has(dir / "run_00000000.h5", "tuning_report")) << "added after the first file";
+  EXPECT_TRUE(info_has(dir / "run_00000010.h5", "tuning_report"));
+  EXPECT_EQ(steps.targets, (std::vector<std::int64_t>{4, 8, 10}));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) fs::remove_all(dir);
+}
+
+TEST(RunObservers, DisabledOutputWritesNothingButKeepsItsSteps) {
+  const auto d = decomposition();
+  const fs::path dir = fresh_directory("field_output_off");
+  CountingSteps steps(d, 10);
+  app::FieldOutput<double, 2> output(d, {false, dir.string(), "run", 4}, [] { return gridflow::io::Attributes{}; }, {}, MPI_Wtime());
+  app::RunLoop<double, 2> loop(d);
+  loop.add(output);
+  loop.run(steps);
+  EXPECT_TRUE(files_in(dir).empty());
+  EXPECT_EQ(steps.targets, (std::vector<std::int64_t>{4, 8, 10}));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) fs::remove_all(dir);
+}
+
+TEST(RunObservers, FiniteCheckStopsEveryRankWhenOneRanksFieldIsNoLongerFinite) {
+  const auto d = decomposition();
+  const int last_rank = world_size() - 1;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  {
+    // Not finite from step 7 on the last rank: found at the check of step 10, on every rank.
+    CountingSteps steps(d, 20, 0, CountingSteps::never,
+                        [&](std::int64_t step, int rank) { return step >= 7 && rank == last_rank ? nan : 1.0; });
+    app::FiniteCheck<double, 2> finite(5, "a hint");
+    app::RunLoop<double, 2> loop(d);
+    loop.add(finite);
+    std::string message;
+    try {
+      loop.run(steps);
+    } catch (const gridflow::Error& e) {
+      message = e.what();
+    }
+    EXPECT_EQ(message, "the solution is no longer finite at step 10 (t = 5.000000e+00); a hint");
+  }
+  {
+    // Checked at its steps only: a value that is not finite at step 7 alone goes unseen.
+    CountingSteps steps(d, 20, 0, CountingSteps::never,
+                        [&](std::int64_t step, int rank) { return step == 7 && rank == last_rank ? nan : 1.0; });
+    app::FiniteCheck<double, 2> finite(5, "a hint");
+    app::RunLoop<double, 2> loop(d);
+    loop.add(finite);
+    EXPECT_NO_THROW(loop.run(steps));
+  }
+  {
+    // The last step is checked.
+    CountingSteps steps(d, 12, 0, CountingSteps::never, [&](std::int64_t step, int) { return step == 12 ? -INFINITY : 1.0; });
+    app::FiniteCheck<double, 2> finite(5, "a hint");
+    app::RunLoop<double, 2> loop(d);
+    loop.add(finite);
+    EXPECT_THROW(loop.run(steps), gridflow::Error);
+  }
+}
+
+TEST(RunObservers, ProgressLinesComeAtTheirStepsAndTheLastOnRankZero) {
+  const auto d = decomposition();
+  const auto lines_of = [&](std::int64_t start) {
+    CountingSteps steps(d, 10, start);
+    app::StepProgress<double, 2> progress(3, "u", world_rank() == 0);
+    app::RunLoop<double, 2> loop(d);
+    loop.add(progress);
+    ::testing::internal::CaptureStdout();
+    loop.run(steps);
+    std::istringstream out(::testing::internal::GetCapturedStdout());
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(out, line);) lines.push_back(line.substr(0, line.find(']') + 1));  // no throughput
+    return lines;
+  };
+  const auto line = [](int step, const char* t) {
+    char text[160];
+    std::snprintf(text, sizeof text, "step %2d/10  t = %s  u in [%.6e, %.6e]", step, t, static_cast<double>(step),
+                  static_cast<double>(step + world_size() - 1));
+    return std::string(text);
+  };
+  const auto from_zero = lines_of(0);
+  if (world_rank() == 0)
+    EXPECT_EQ(from_zero, (std::vector<std::string>{line(3, "1.500000e+00"), line(6, "3.000000e+00"), line(9, "4.500000e+00"),
+                                                   line(10, "5.000000e+00")}));
+  else
+    EXPECT_TRUE(from_zero.empty());
+  // A run whose steps were all taken before the loop has nothing to report.
+  EXPECT_TRUE(lines_of(10).empty());
+}
+
+TEST(RunObservers, PhaseTableTakesTheSlowestRanksSeconds) {
+  const auto d = decomposition();
+  CountingSteps steps(d, 3);
+  const double start = MPI_Wtime();
+  app::PhaseTable<double, 2> table([] { return app::Phases{{"rank", static_cast<double>(world_rank())}, {"one", 1.0}}; }, start);
+  app::RunLoop<double, 2> loop(d);
+  loop.add(table);
+  loop.run(steps);
+  EXPECT_EQ(table.phases(), (app::Phases{{"rank", static_cast<double>(world_size() - 1)}, {"one", 1.0}}));
+  EXPECT_GE(table.total(), 0.0);
+  EXPECT_NE(table.text().find("rank"), std::string::npos);
+}
