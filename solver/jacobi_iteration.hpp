@@ -75,7 +75,7 @@ class JacobiIteration {
   mesh::Field<T, 3> m_other;  ///< the second iterate buffer; m_u and m_v swap between the two
   mesh::Field<T, 3>* m_u;
   mesh::Field<T, 3>* m_v;
-  halo::HaloExchangeSet<T> m_halos;
+  halo::HaloExchangeSet<T, 3> m_halos;
   double m_start;
   std::int64_t m_done = 0;
   SolveReport m_report;
