@@ -24,14 +24,13 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
   m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
   m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, config.boundary, space, stream);
-  if (decomposition.size() > 1) {
-    if (space == mesh::MemorySpace::device) {
-      m_halo_stream.emplace(/*high_priority=*/true);
-      m_u_ready.emplace();
-      m_halo_done.emplace();
-      m_edge = PhaseTimer(space, m_halo_stream->get());
-    }
+  if (decomposition.size() > 1 && space == mesh::MemorySpace::device) {
+    m_halo_stream.emplace(/*high_priority=*/true);
+    m_u_ready.emplace();
+    m_halo_done.emplace();
+    m_edge = PhaseTimer(space, m_halo_stream->get());
   }
+  m_halos.emplace(decomposition, transport, m_halo_stream ? m_halo_stream->get() : nullptr);
   set_tunables({cuda, config.run.halo_width, transport});
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
@@ -63,22 +62,8 @@ void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
   }
   if (tunables.transport == halo::Transport::nccl && m_space != mesh::MemorySpace::device)
     throw Error("heat solver: the nccl halo transport needs device fields");
-  const bool same_exchange =
-      tunables.exchange_width == m_tunables.exchange_width && tunables.transport == m_tunables.transport;
-  if (m_decomposition.size() > 1 && !same_exchange) {
-    const auto key = std::make_pair(tunables.exchange_width, tunables.transport);
-    auto it = m_halos.find(key);
-    if (it == m_halos.end()) {
-      const StreamHandle halo_stream = m_halo_stream ? m_halo_stream->get() : nullptr;
-      if (tunables.transport == halo::Transport::nccl && !m_nccl)
-        m_nccl = std::make_shared<const halo::NcclComm>(m_decomposition.comm());
-      it = m_halos
-               .emplace(key, halo::HaloExchange<T, 2>(m_decomposition, *m_u, tunables.exchange_width, tunables.transport,
-                                                      halo_stream, m_nccl))
-               .first;
-    }
-    m_halo = &it->second;
-  }
+  m_halos->set_transport(tunables.transport);
+  m_halos->prepare(*m_u, tunables.exchange_width);  // outside the steps, which the tuner times
   m_tunables = tunables;
 }
 
@@ -103,8 +88,8 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_exchange);
-        m_halo->begin(*m_u);
-        m_halo->finish(*m_u);
+        m_halos->begin(*m_u, m_tunables.exchange_width);
+        m_halos->finish(*m_u);
       }
       {
         PhaseScope t(m_edge);  // strips write other points of v than the interior does
@@ -115,7 +100,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
     } else {
       {
         PhaseScope t(m_exchange);
-        m_halo->begin(*m_u);
+        m_halos->begin(*m_u, m_tunables.exchange_width);
       }
       {
         PhaseScope t(m_interior);
@@ -123,7 +108,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_exchange);
-        m_halo->finish(*m_u);
+        m_halos->finish(*m_u);
       }
       PhaseScope t(m_edge);
       for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_stream);
@@ -144,14 +129,15 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
 template <class T>
 void HeatSolver<T>::advance(std::int64_t count) {
   const std::int64_t fused = m_space == mesh::MemorySpace::device ? m_tunables.cuda.fused_steps : 1;
-  const std::int64_t per_exchange = m_halo ? m_tunables.exchange_width : count;
+  const bool exchanges = m_decomposition.size() > 1;
+  const std::int64_t per_exchange = exchanges ? m_tunables.exchange_width : count;
   while (count > 0) {
     // An exchange cycle (the whole remainder on one rank) in launches of up to `fused` steps; the
     // last launch of a cycle writes the owned points, earlier ones the overlap the next ones read.
     const std::int64_t cycle = std::min(per_exchange, count);
     for (std::int64_t q = 0; q < cycle;) {
       const auto steps = static_cast<int>(std::min(fused, cycle - q));
-      take_steps(m_halo ? cycle - q - steps : 0, steps, m_halo && q == 0);
+      take_steps(exchanges ? cycle - q - steps : 0, steps, exchanges && q == 0);
       q += steps;
     }
     count -= cycle;
