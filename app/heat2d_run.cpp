@@ -202,7 +202,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
       s.ranks = decomposition.size();
       s.decomposition = {decomposition.dims()[0], decomposition.dims()[1]};
       s.grid_points = {grid.n[0] + 1, grid.n[1] + 1};
-      s.halo_width = solver.tunables().exchange_width;
+      s.halo_width = solver.tunables().ghost_width;
       s.steps = steps;
       s.warmup_steps = first_timed;
       s.wall_seconds = total;

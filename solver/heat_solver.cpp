@@ -14,7 +14,7 @@ template <class T>
 HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
                           StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda,
                           int ghost_capacity)
-    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_tunables{cuda, 0, transport},
+    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream),
       m_interior(space, stream), m_edge(space, stream), m_boundary_timer(space, stream),
       m_exchange(mesh::MemorySpace::host, nullptr) {
   const auto& grid = decomposition.grid();
@@ -31,7 +31,11 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
     m_edge = PhaseTimer(space, m_halo_stream->get());
   }
   m_halos.emplace(decomposition, transport, m_halo_stream ? m_halo_stream->get() : nullptr);
-  set_tunables({cuda, config.run.halo_width, transport});
+  HeatTunables untuned;
+  untuned.cuda = cuda;
+  untuned.ghost_width = config.run.halo_width;
+  untuned.transport = transport;
+  set_tunables(untuned);
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
@@ -46,24 +50,17 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
 
 template <class T>
 void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
-  if (tunables.exchange_width < 1 || tunables.exchange_width > ghost_capacity())
-    throw Error("heat solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
-                std::to_string(ghost_capacity()) + ", the ghost width the fields were allocated with");
+  check_deep_halo("heat solver", tunables, ghost_capacity(), m_space, m_decomposition.size());
   if (!tunables.cuda.valid()) throw Error("heat solver: invalid CUDA parameters");
-  if (m_space == mesh::MemorySpace::device && tunables.cuda.fused_steps > 1) {
-    const std::string fused = "heat solver: " + std::to_string(tunables.cuda.fused_steps) + " fused steps ";
+  if (m_space == mesh::MemorySpace::device && tunables.fused_steps > 1) {
+    const std::string fused = "heat solver: " + std::to_string(tunables.fused_steps) + " fused steps ";
     if (m_boundary && m_boundary->time_dependent())
       throw Error(fused + "need time-independent boundary values (a launch cannot set them between its steps)");
-    if (m_decomposition.size() > 1 && tunables.cuda.fused_steps > tunables.exchange_width)
-      throw Error(fused + "exceed the exchange width " + std::to_string(tunables.exchange_width) +
-                  " (the ghosts are valid for that many steps)");
-    if (!tunables.cuda.fits_shared_memory(sizeof(T)))
+    if (!tunables.cuda.fits_shared_memory(tunables.fused_steps, sizeof(T)))
       throw Error(fused + "with this block shape need more shared memory than a launch has");
   }
-  if (tunables.transport == halo::Transport::nccl && m_space != mesh::MemorySpace::device)
-    throw Error("heat solver: the nccl halo transport needs device fields");
   m_halos->set_transport(tunables.transport);
-  m_halos->prepare(*m_u, tunables.exchange_width);  // outside the steps, which the tuner times
+  m_halos->prepare(*m_u, tunables.ghost_width);  // outside the steps, which the tuner times
   m_tunables = tunables;
 }
 
@@ -88,7 +85,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_exchange);
-        m_halos->begin(*m_u, m_tunables.exchange_width);
+        m_halos->begin(*m_u, m_tunables.ghost_width);
         m_halos->finish(*m_u);
       }
       {
@@ -100,7 +97,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
     } else {
       {
         PhaseScope t(m_exchange);
-        m_halos->begin(*m_u, m_tunables.exchange_width);
+        m_halos->begin(*m_u, m_tunables.ghost_width);
       }
       {
         PhaseScope t(m_interior);
@@ -128,9 +125,9 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
 
 template <class T>
 void HeatSolver<T>::advance(std::int64_t count) {
-  const std::int64_t fused = m_space == mesh::MemorySpace::device ? m_tunables.cuda.fused_steps : 1;
+  const std::int64_t fused = m_space == mesh::MemorySpace::device ? m_tunables.fused_steps : 1;
   const bool exchanges = m_decomposition.size() > 1;
-  const std::int64_t per_exchange = exchanges ? m_tunables.exchange_width : count;
+  const std::int64_t per_exchange = exchanges ? m_tunables.ghost_width : count;
   while (count > 0) {
     // An exchange cycle (the whole remainder on one rank) in launches of up to `fused` steps; the
     // last launch of a cycle writes the owned points, earlier ones the overlap the next ones read.

@@ -22,6 +22,7 @@
 #include "kernels/stencil/heat.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
+#include "solver/deep_halo.hpp"
 #include "solver/dirichlet_boundary.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/phase_timer.hpp"
@@ -36,23 +37,18 @@ struct HeatTimes {
   double exchange = 0;  ///< ghost exchange, host wall time of begin + finish (idle waiting included)
 };
 
-/// What may change between two advance() calls without changing a single bit of the result: every
-/// launch shape computes each point with the same point function, every exchange width takes
-/// that many steps per exchange recomputing the same values (see above), and fused steps are the
-/// same steps taken in shared memory. Fused steps need time-independent boundary values and, on
-/// several ranks, no more than the exchange width.
-struct HeatTunables {
-  kernels::stencil::HeatCudaParams cuda;  ///< launch shape of the CUDA kernel (device fields)
-  int exchange_width = 1;                 ///< ghost width exchanged = steps per exchange
-  halo::Transport transport = halo::Transport::mpi;  ///< how the exchange travels (several ranks)
-};
+/// What may change between two advance() calls without changing a bit of the result (deep_halo.hpp
+/// says why). Fused steps need time-independent boundary values, and a tile that fits the launch
+/// shape's shared memory.
+using HeatTunables = DeepHaloTunables<kernels::stencil::HeatCudaParams>;
 
 template <class T>
 class HeatSolver {
  public:
   /// Sets u(t=0) = initial expression, boundary points from the boundary expressions at t=0.
   /// Fields get `ghost_capacity` ghost layers (0: config.run.halo_width), so that set_tunables may
-  /// later pick any exchange width up to it; the run starts with config.run.halo_width.
+  /// later pick any ghost width up to it; the run starts with ghost width config.run.halo_width,
+  /// one step per launch, `transport` and the launch shape `cuda`.
   HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
              StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda = {},
              int ghost_capacity = 0);
@@ -71,8 +67,8 @@ class HeatSolver {
   /// Applies to the steps that follow. Collective over the decomposition's communicator the first
   /// time a width and transport are used together (their exchange is set up then, in the
   /// solver's HaloExchangeSet; the first NCCL one also creates the set's NCCL communicator, which
-  /// later ones share). Throws Error for a width outside 1..ghost_capacity(), invalid CUDA
-  /// parameters, or NCCL on host fields.
+  /// later ones share). Throws Error for what check_deep_halo refuses, invalid CUDA parameters, and,
+  /// on device fields, fused steps with moving boundary values or a tile over the shared memory.
   void set_tunables(const HeatTunables& tunables);
   const HeatTunables& tunables() const { return m_tunables; }
   int ghost_capacity() const { return m_u->ghost_width(); }

@@ -6,6 +6,7 @@
 #include "autotune/exchange_widths.hpp"
 #include "autotune/kernel_spaces.hpp"
 #include "autotune/online_tuning.hpp"
+#include "solver/deep_halo_steps.hpp"
 
 namespace gridflow::solver {
 
@@ -72,7 +73,7 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
     deepest = *std::max_element(fused.begin(), fused.end());
   }
   setup.run_multiple = std::lcm(widest, deepest);
-  autotune::SolverSteps steps(solver, autotune::heat_cuda_params);
+  DeepHaloSteps steps(solver, autotune::heat_cuda_params);
   return autotune::tune_online(steps, search_space, setup);
 }
 

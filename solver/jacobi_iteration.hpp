@@ -16,25 +16,24 @@
 #include "halo/transport.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "halo/halo_exchange_set.hpp"
+#include "solver/deep_halo.hpp"
 #include "solver/poisson_solver.hpp"
 
 namespace gridflow::solver {
 
-/// What may change between two sweeps without changing the iterates: every launch shape computes
-/// each point with jacobi_point, every width recomputes the same overlap values, and every
-/// transport delivers the same ghost values. The fused residual is summed per CUDA block, so on
+/// What may change between two sweeps without changing the iterates (deep_halo.hpp says why). Every
+/// launch takes one sweep: fused_steps stays 1. The fused residual is summed per CUDA block, so on
 /// device fields its last bits follow the launch shape (and the order the blocks finish in); on
 /// host fields it does not depend on either.
-struct JacobiTunables {
-  kernels::stencil::JacobiCudaParams cuda;  ///< launch shape of the CUDA sweeps (device fields)
-  int exchange_width = 1;                   ///< ghost layers exchanged = sweeps per exchange at most
-  halo::Transport transport = halo::Transport::mpi;  ///< how the exchanges travel (several ranks)
-};
+using JacobiTunables = DeepHaloTunables<kernels::stencil::JacobiCudaParams>;
 
 /// What an untuned solve sweeps with: the default launch shape, halo.width sweeps per exchange,
 /// the context's transport.
 inline JacobiTunables default_jacobi_tunables(const PoissonContext& context) {
-  return {{}, context.config.run.halo_width, context.transport};
+  JacobiTunables t;
+  t.ghost_width = context.config.run.halo_width;
+  t.transport = context.transport;
+  return t;
 }
 
 template <class T>
@@ -53,10 +52,12 @@ class JacobiIteration {
   bool finished() const { return m_report.converged || m_done >= m_context.config.max_iterations; }
   /// Sweeps taken so far (a step of the solve is a sweep).
   std::int64_t step() const { return m_done; }
+  /// Ghost exchanges made so far, by width (none on one rank).
+  const halo::ExchangeTally& exchanges_by_width() const { return m_halos.exchanges_by_width(); }
 
-  /// Applies to the sweeps that follow. Throws Error for a width outside 1..ghost width of the
-  /// fields, invalid CUDA parameters, or NCCL on host fields. A width and transport's exchange is
-  /// set up (collectively) on first use.
+  /// Applies to the sweeps that follow. Throws Error for what check_deep_halo refuses, invalid CUDA
+  /// parameters, or fused sweeps. Collective the first time a width and transport are used
+  /// together: their exchange is set up then.
   void set_tunables(const JacobiTunables& tunables);
   const JacobiTunables& tunables() const { return m_tunables; }
 

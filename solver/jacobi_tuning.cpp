@@ -7,6 +7,7 @@
 #include "autotune/exchange_widths.hpp"
 #include "autotune/kernel_spaces.hpp"
 #include "autotune/transport_tuning.hpp"
+#include "solver/deep_halo_steps.hpp"
 
 namespace gridflow::solver {
 
@@ -79,7 +80,7 @@ autotune::OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const Po
   setup.max_steps = max_sweeps;
   setup.probe_steps = config.check_every;
   setup.run_multiple = config.check_every;
-  autotune::SolverSteps sweeps(iteration, autotune::jacobi_cuda_params);
+  DeepHaloSteps sweeps(iteration, autotune::jacobi_cuda_params);
   return autotune::tune_online(sweeps, search_space, setup);
 }
 

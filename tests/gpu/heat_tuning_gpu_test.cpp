@@ -83,7 +83,7 @@ TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
   for (int k = 0; k < 12; ++k) {
     auto t = switching.tunables();
     t.transport = k % 2 ? halo::Transport::mpi : halo::Transport::nccl;
-    t.exchange_width = k % 3 == 0 ? 2 : 1;
+    t.ghost_width = k % 3 == 0 ? 2 : 1;
     switching.set_tunables(t);
     switching.advance(50);
   }
