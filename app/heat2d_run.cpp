@@ -16,6 +16,7 @@
 #include "mesh/decomposition.hpp"
 #include "halo/transport.hpp"
 #include "solver/device_tuning.hpp"
+#include "solver/ghost_width_plan.hpp"
 #include "solver/heat_solver.hpp"
 #include "solver/heat_run_tuning.hpp"
 #include "app/progress.hpp"
@@ -79,11 +80,10 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
     std::fflush(stdout);
   }
 
-  const std::vector<int> widths = solver::heat_exchange_widths(config.run, decomposition);
-  const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
+  const solver::GhostWidthPlan ghost_width = solver::plan_ghost_width(config.run, decomposition);
   const double setup_start = MPI_Wtime();
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
-                                                 kernels::stencil::HeatCudaParams{}, ghost_capacity);
+                                                 kernels::stencil::HeatCudaParams{}, ghost_width.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
 
   std::optional<io::OutputSeries<2>> output;
@@ -100,7 +100,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
   const bool step0_waits = device_tuned && every > 0 && config.run.output_enabled;
   std::optional<mesh::Field<T, 2>> host_copy;  // device fields are written through it
   if ((space == mesh::MemorySpace::device && config.run.output_enabled) || step0_waits)
-    host_copy.emplace(decomposition.owned(), ghost_capacity, mesh::MemorySpace::host, "u_host");
+    host_copy.emplace(decomposition.owned(), ghost_width.capacity(), mesh::MemorySpace::host, "u_host");
   solver::PhaseTimer output_timer(mesh::MemorySpace::host, nullptr), progress_timer(mesh::MemorySpace::host, nullptr);
   std::int64_t last_written = -1;
   auto write = [&](const mesh::Field<T, 2>& u, std::int64_t step) {
@@ -126,7 +126,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
   if (every > 0 && !step0_waits) write(started->solution(), 0);
   // The tuning's runs are the run's first steps; they stop short of the first output.
   const double tuning_start = MPI_Wtime();
-  auto tuned = solver::tune_heat_run(std::move(started), config, decomposition, widths, every > 0 ? std::min(every, steps) : steps);
+  auto tuned = solver::tune_heat_run(std::move(started), config, decomposition, ghost_width, every > 0 ? std::min(every, steps) : steps);
   solver::HeatSolver<T>& solver = *tuned.solver;
   solver.wait();
   const double tuning_seconds = MPI_Wtime() - tuning_start;  // its steps are in the stencil phases too

@@ -55,9 +55,10 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
     std::fflush(stdout);
   }
 
-  // Jacobi's exchange widths under test need their ghost layers from the start.
-  const std::vector<int> widths = config.solver == "jacobi" ? solver::jacobi_exchange_widths(config, d) : std::vector<int>{};
-  solver::PoissonProblem<T> problem(solver::with_jacobi_ghosts(config, widths), d, space, stream);
+  // The ghost widths Jacobi's tuning tries need their ghost layers from the start.
+  const solver::GhostWidthPlan ghost_width = config.solver == "jacobi" ? solver::plan_jacobi_ghost_width(config, d)
+                                                                       : solver::GhostWidthPlan{config.run.halo_width, {}};
+  solver::PoissonProblem<T> problem(config, d, space, stream, ghost_width.capacity());
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) {
@@ -70,7 +71,7 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
     }
   };
   std::unique_ptr<solver::PoissonSolver<T>> solver;
-  if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{widths, on_tuned});
+  if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width, on_tuned});
   else solver = solver::make_poisson_solver<T>(context);
   const double b_norm = problem.b_norm();
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);

@@ -13,7 +13,7 @@ SolveReport JacobiSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>
                                    const std::function<void(const ResidualRecord&)>& progress) {
   JacobiIteration<T> iteration(m_context, u, f, b_norm, progress, default_jacobi_tunables(m_context));
   if (m_tuning) {
-    const auto result = tune_jacobi(iteration, m_context, m_tuning->widths, jacobi_tuning_sweeps(m_context.config));
+    const auto result = tune_jacobi(iteration, m_context, m_tuning->ghost_width, jacobi_tuning_sweeps(m_context.config));
     if (m_tuning->on_tuned) m_tuning->on_tuned(result);
   }
   iteration.advance(m_context.config.max_iterations);

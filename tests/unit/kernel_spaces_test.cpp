@@ -144,7 +144,7 @@ TEST(KernelSpaces, HeatFusedStepsRespectSharedMemoryTheCapAndTheGhostWidth) {
 
   gridflow::solver::HeatSpaceOptions options;
   options.value_bytes = sizeof(float);
-  options.widths = {1, 2, 4};
+  options.ghost_width.candidates = {1, 2, 4};
   std::size_t deep = 0;
   for (const auto& c : gridflow::solver::heat_space(gridflow::mesh::MemorySpace::device, options).enumerate()) {
     EXPECT_LE(c.at("fused_steps"), c.at("ghost_width")) << c;
