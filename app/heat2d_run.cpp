@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -19,6 +20,7 @@
 #include "solver/ghost_width_plan.hpp"
 #include "solver/heat_solver.hpp"
 #include "solver/heat_run_tuning.hpp"
+#include "app/ghost_width_report.hpp"
 #include "app/progress.hpp"
 #include "app/run_setup.hpp"
 #include "app/run_summary.hpp"
@@ -64,6 +66,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
   const auto& grid = decomposition.grid();
   const bool device_tuned = solver::device_is_tuned(config.run, space, decomposition, /*remeasure=*/false);
   std::string device_name = describe_device(space);
+  GhostWidthReport ghost_width{solver::plan_ghost_width(config.run, decomposition), std::nullopt};
 
   if (root) {
     const std::string device_line =
@@ -73,17 +76,16 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
                 GRIDFLOW_GIT_HASH, static_cast<long long>(grid.n[0] + 1), static_cast<long long>(grid.n[1] + 1),
                 kernels::core::to_string(config.run.precision), decomposition.size(), decomposition.dims()[0], decomposition.dims()[1],
                 device_line.c_str());
-    std::printf("  a = %g, dt = %.6e (stability bound %.6e), %lld steps to t = %.6e, ghost width %d%s\n", config.a, config.dt,
-                config.dt_stable, static_cast<long long>(config.steps), static_cast<double>(config.steps) * config.dt,
-                config.run.halo_width,
+    std::printf("  a = %g, dt = %.6e (stability bound %.6e), %lld steps to t = %.6e\n", config.a, config.dt,
+                config.dt_stable, static_cast<long long>(config.steps), static_cast<double>(config.steps) * config.dt);
+    std::printf("  %s%s\n", ghost_width.setup_text().c_str(),
                 decomposition.size() > 1 ? (transport == halo::Transport::nccl ? ", halo over NCCL" : ", halo over MPI") : "");
     std::fflush(stdout);
   }
 
-  const solver::GhostWidthPlan ghost_width = solver::plan_ghost_width(config.run, decomposition);
   const double setup_start = MPI_Wtime();
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
-                                                 kernels::stencil::HeatCudaParams{}, ghost_width.capacity());
+                                                 kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
 
   std::optional<io::OutputSeries<2>> output;
@@ -93,6 +95,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
                             {"device", device_name},
                             {"decomposition", std::vector<std::int64_t>{decomposition.dims()[0], decomposition.dims()[1]}}};
     output.emplace(decomposition, config.run.output_dir, config.run.output_name, run_info, deck.used_attributes());
+    output->add_run_attributes(ghost_width.attributes());
   };
   const std::int64_t every = config.run.output_every;
   // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
@@ -100,12 +103,18 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
   const bool step0_waits = device_tuned && every > 0 && config.run.output_enabled;
   std::optional<mesh::Field<T, 2>> host_copy;  // device fields are written through it
   if ((space == mesh::MemorySpace::device && config.run.output_enabled) || step0_waits)
-    host_copy.emplace(decomposition.owned(), ghost_width.capacity(), mesh::MemorySpace::host, "u_host");
+    host_copy.emplace(decomposition.owned(), ghost_width.plan.capacity(), mesh::MemorySpace::host, "u_host");
   solver::PhaseTimer output_timer(mesh::MemorySpace::host, nullptr), progress_timer(mesh::MemorySpace::host, nullptr);
   std::int64_t last_written = -1;
+  // After the tuning: what the solver's exchanges have used since (each file's /Info says so).
+  std::function<solver::GhostWidthUse()> ghost_width_used;
   auto write = [&](const mesh::Field<T, 2>& u, std::int64_t step) {
     if (!config.run.output_enabled) return;
     solver::PhaseScope t(output_timer);
+    if (ghost_width_used) {
+      ghost_width.use = ghost_width_used();
+      output->set_run_attributes(ghost_width.attributes());
+    }
     const mesh::Field<T, 2>* host = &u;
     if (u.space() == mesh::MemorySpace::device) {
       host_copy->copy_from(u);  // waits for the steps queued on the device
@@ -126,8 +135,12 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
   if (every > 0 && !step0_waits) write(started->solution(), 0);
   // The tuning's runs are the run's first steps; they stop short of the first output.
   const double tuning_start = MPI_Wtime();
-  auto tuned = solver::tune_heat_run(std::move(started), config, decomposition, ghost_width, every > 0 ? std::min(every, steps) : steps);
+  auto tuned =
+      solver::tune_heat_run(std::move(started), config, decomposition, ghost_width.plan, every > 0 ? std::min(every, steps) : steps);
   solver::HeatSolver<T>& solver = *tuned.solver;
+  ghost_width_used = [&solver, chosen = solver.tunables().ghost_width, after_tuning = solver.exchanges_by_width()] {
+    return solver::ghost_width_use(chosen, after_tuning, solver.exchanges_by_width());
+  };
   solver.wait();
   const double tuning_seconds = MPI_Wtime() - tuning_start;  // its steps are in the stencil phases too
   device_name = describe_device(solver.space());
@@ -173,6 +186,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
     if (every > 0 && solver.step() % every == 0) write(solver.solution(), solver.step());
   }
   if (last_written != solver.step()) write(solver.solution(), solver.step());
+  ghost_width.use = ghost_width_used();
 
   const auto times = solver.times();  // steps a device choice took on the other device are not in them
   const double total = max_over_ranks(MPI_Wtime() - wall_start, comm);
@@ -190,6 +204,7 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
     std::printf("done: %lld steps to t = %.6e in %.3f s; %.3f Gcell/s (%.3f per rank, %lld warm-up/tuning steps excluded)\n",
                 static_cast<long long>(steps), solver.time(), total, rate * 1e-9, rate * 1e-9 / decomposition.size(),
                 static_cast<long long>(first_timed));
+    std::printf("%s\n", ghost_width.text().c_str());
     std::printf("%s", format_timer_table(phases, total).c_str());
     if (config.run.output_enabled) std::printf("output: %s\n", output->xdmf_path().c_str());
     std::fflush(stdout);
@@ -202,9 +217,10 @@ void run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompo
       s.ranks = decomposition.size();
       s.decomposition = {decomposition.dims()[0], decomposition.dims()[1]};
       s.grid_points = {grid.n[0] + 1, grid.n[1] + 1};
-      s.halo_width = solver.tunables().ghost_width;
+      s.ghost_width = ghost_width;
       s.steps = steps;
       s.warmup_steps = first_timed;
+      s.tuning_steps = tuned.steps_taken();
       s.wall_seconds = total;
       s.stepping_seconds = stepping_seconds;
       s.cell_updates_per_second = rate;

@@ -18,6 +18,7 @@
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"
 #include "solver/evaluate_on_box.hpp"
+#include "app/ghost_width_report.hpp"
 #include "app/run_setup.hpp"
 #include "app/run_summary.hpp"
 
@@ -56,9 +57,11 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
   }
 
   // The ghost widths Jacobi's tuning tries need their ghost layers from the start.
-  const solver::GhostWidthPlan ghost_width = config.solver == "jacobi" ? solver::plan_jacobi_ghost_width(config, d)
-                                                                       : solver::GhostWidthPlan{config.run.halo_width, {}};
-  solver::PoissonProblem<T> problem(config, d, space, stream, ghost_width.capacity());
+  GhostWidthReport ghost_width{config.solver == "jacobi" ? solver::plan_jacobi_ghost_width(config, d)
+                                                         : solver::GhostWidthPlan{config.run.halo_width, {}},
+                               std::nullopt};
+  if (root) std::printf("  %s\n", ghost_width.setup_text().c_str());
+  solver::PoissonProblem<T> problem(config, d, space, stream, ghost_width.plan.capacity());
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) {
@@ -71,8 +74,14 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
     }
   };
   std::unique_ptr<solver::PoissonSolver<T>> solver;
-  if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width, on_tuned});
-  else solver = solver::make_poisson_solver<T>(context);
+  const solver::JacobiSolver<T>* jacobi = nullptr;  // the deep-halo solver, whose ghost width is reported
+  if (config.solver == "jacobi") {
+    auto j = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width.plan, on_tuned});
+    jacobi = j.get();
+    solver = std::move(j);
+  } else {
+    solver = solver::make_poisson_solver<T>(context);
+  }
   const double b_norm = problem.b_norm();
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   solver::SolveReport report;
@@ -86,6 +95,7 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
         std::fflush(stdout);
       }
     });
+    if (jacobi) ghost_width.use = jacobi->ghost_width_use();
   }
 
   mesh::Field<T, 3> u_host(d.owned(), problem.u().ghost_width(), mesh::MemorySpace::host, "u_host");
@@ -96,6 +106,7 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
     std::printf("%s: %s after %lld iteration(s), relative residual %.6e, %.3f s%s\n", report.converged ? "converged" : "NOT converged",
                 solver->name().c_str(), static_cast<long long>(report.iterations), report.relative_residual, report.seconds,
                 error ? (", max error against poisson.exact " + std::to_string(*error)).c_str() : "");
+    std::printf("  %s\n", ghost_width.text().c_str());
     std::fflush(stdout);
   }
 
@@ -118,6 +129,7 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
                         {"residual_history_relative_residual", res},
                         {"residual_history_seconds", sec}};
     if (error) info.emplace_back("max_error", *error);
+    for (auto& entry : ghost_width.attributes()) info.push_back(std::move(entry));
     if (tuning)
       for (const auto& [name, value] : tuning->attributes())
         std::visit([&, &n = name](const auto& v) { info.emplace_back(n, v); }, value);
@@ -142,9 +154,9 @@ void run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Deco
     s.ranks = d.size();
     s.decomposition = {d.dims()[0], d.dims()[1], d.dims()[2]};
     s.grid_points = {grid.n[0] + 1, grid.n[1] + 1, grid.n[2] + 1};
-    s.halo_width = tuning && tuning->outcome.chosen.has("ghost_width") ? tuning->outcome.chosen.at("ghost_width")
-                                                                        : config.run.halo_width;
+    s.ghost_width = ghost_width;
     s.steps = report.iterations;
+    s.tuning_steps = tuning ? tuning->steps_taken : 0;
     s.wall_seconds = MPI_Wtime() - wall_start;
     s.stepping_seconds = report.seconds;
     s.cell_updates_per_second = report.seconds > 0 ? static_cast<double>(grid.interior().size()) * report.iterations / report.seconds : 0;

@@ -17,4 +17,22 @@ void check_deep_halo(const std::string& solver, int ghost_width, int fused_steps
     throw Error(solver + ": the nccl halo transport needs device fields");
 }
 
+GhostWidthUse ghost_width_use(int chosen, const halo::ExchangeTally& after_tuning, const halo::ExchangeTally& now) {
+  GhostWidthUse use;
+  use.chosen = use.ran = chosen;
+  int widths_used = 0;
+  for (const auto& [width, count] : now) {
+    const auto before = after_tuning.find(width);
+    const std::int64_t since = count - (before == after_tuning.end() ? 0 : before->second);
+    if (since == 0) continue;
+    ++widths_used;
+    use.ran = width;
+    use.exchanges += since;
+  }
+  if (widths_used > 1)
+    throw Error("deep halo: the exchanges after the tuning used " + std::to_string(widths_used) +
+                " ghost widths; a solver switches widths only while it is tuned");
+  return use;
+}
+
 }  // namespace gridflow::solver

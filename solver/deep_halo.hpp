@@ -6,8 +6,10 @@
 // without changing a bit of its result: every launch shape computes each point with the same point
 // function, every width recomputes the same overlap values, every transport delivers the same
 // ghost values, and fused steps are the same steps taken in shared memory.
+#include <cstdint>
 #include <string>
 
+#include "halo/halo_exchange_set.hpp"
 #include "halo/transport.hpp"
 #include "mesh/memory_space.hpp"
 
@@ -35,5 +37,19 @@ void check_deep_halo(const std::string& solver, const DeepHaloTunables<CudaParam
                      mesh::MemorySpace space, int ranks) {
   check_deep_halo(solver, tunables.ghost_width, tunables.fused_steps, tunables.transport, ghost_capacity, space, ranks);
 }
+
+/// The ghost width a deep-halo solver settled on, and the one its exchanges then used.
+struct GhostWidthUse {
+  int chosen = 1;  ///< the width the tuning left the solver with: its choice, or the requested width
+  /// The width of every exchange made after the tuning, read from the exchanges themselves
+  /// (HaloExchangeSet's count); `chosen` when none was made (one rank, or no step after the tuning).
+  int ran = 1;
+  std::int64_t exchanges = 0;  ///< exchanges made after the tuning (0 on one rank)
+};
+
+/// What a solver whose tuning left it at ghost width `chosen` used between two tallies of its
+/// exchanges (exchanges_by_width() when the tuning ended, and now). Throws Error when the
+/// exchanges in between used several widths: a solver switches widths only while it is tuned.
+GhostWidthUse ghost_width_use(int chosen, const halo::ExchangeTally& after_tuning, const halo::ExchangeTally& now);
 
 }  // namespace gridflow::solver

@@ -16,9 +16,13 @@ SolveReport JacobiSolver<T>::solve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>
     const auto result = tune_jacobi(iteration, m_context, m_tuning->ghost_width, jacobi_tuning_sweeps(m_context.config));
     if (m_tuning->on_tuned) m_tuning->on_tuned(result);
   }
+  const int chosen = iteration.tunables().ghost_width;
+  const halo::ExchangeTally after_tuning = iteration.exchanges_by_width();
   iteration.advance(m_context.config.max_iterations);
   m_tunables = iteration.tunables();
-  return iteration.finish();
+  const SolveReport report = iteration.finish();
+  m_ghost_width_use = solver::ghost_width_use(chosen, after_tuning, iteration.exchanges_by_width());
+  return report;
 }
 
 template class JacobiSolver<float>;

@@ -28,11 +28,14 @@ class JacobiSolver : public PoissonSolver<T> {
   std::string name() const override { return "jacobi"; }
   /// What the last solve swept with after its tuning.
   const JacobiTunables& tunables() const { return m_tunables; }
+  /// The ghost width the last solve's tuning chose and the one its exchanges then used.
+  const GhostWidthUse& ghost_width_use() const { return m_ghost_width_use; }
 
  private:
   PoissonContext m_context;
   std::optional<JacobiOnlineTuning> m_tuning;
   JacobiTunables m_tunables;
+  GhostWidthUse m_ghost_width_use;
 };
 
 extern template class JacobiSolver<float>;
