@@ -33,6 +33,7 @@ void FieldOutput<T, Dim>::write(std::int64_t step, double time, double dt, const
     run.insert(run.end(), m_added.begin(), m_added.end());
     m_series.emplace(m_decomposition, m_options.directory, m_options.basename, std::move(run), m_input);
   }
+  if (m_measure) m_series->set_run_attributes(m_measure());
   std::vector<io::NamedField<T, Dim>> host;
   for (const auto& f : fields.all()) host.push_back({f.name, &fields.host(f.name)});
   m_series->template write<T>({step, time, dt, MPI_Wtime() - m_wall_start}, host);

@@ -34,6 +34,9 @@ class FieldOutput final : public Observer<T, Dim> {
 
   /// To the /Info of the files written from now on. Every rank must add the same.
   void add_run_attributes(const io::Attributes& more);
+  /// `measure` is asked before every later write for attributes the run measures as it goes
+  /// (the ghost width its exchanges use); they replace the earlier values of those names.
+  void refresh_before_writes(std::function<io::Attributes()> measure) { m_measure = std::move(measure); }
   /// Writes every field of `fields` (host copies made as needed) as step `step`. Collective.
   void write(std::int64_t step, double time, double dt, const FieldAccess<T, Dim>& fields);
 
@@ -52,6 +55,7 @@ class FieldOutput final : public Observer<T, Dim> {
   Options m_options;
   std::function<io::Attributes()> m_run_info;
   io::Attributes m_added;  // add_run_attributes before the series opened
+  std::function<io::Attributes()> m_measure;
   io::Attributes m_input;
   double m_wall_start;
   std::optional<io::OutputSeries<Dim>> m_series;  // opened by the first write

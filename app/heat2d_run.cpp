@@ -15,10 +15,12 @@
 #include "mesh/decomposition.hpp"
 #include "halo/transport.hpp"
 #include "solver/device_tuning.hpp"
+#include "solver/ghost_width_plan.hpp"
 #include "solver/heat_solver.hpp"
 #include "solver/heat_run_tuning.hpp"
 #include "app/field_output.hpp"
 #include "app/finite_check.hpp"
+#include "app/ghost_width_report.hpp"
 #include "app/heat_stepping.hpp"
 #include "app/phase_table.hpp"
 #include "app/run_loop.hpp"
@@ -53,6 +55,8 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   const bool device_tuned = solver::device_is_tuned(config.run, space, decomposition, /*remeasure=*/false);
   std::string device_name = describe_device(space);
 
+  GhostWidthReport ghost_width{solver::plan_ghost_width(config.run, decomposition), std::nullopt};
+
   if (root) {
     const std::string device_line =
         device_tuned ? "auto: " + device_name + " or " + describe_device(mesh::MemorySpace::host) + ", measured"
@@ -61,18 +65,16 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
                 GRIDFLOW_GIT_HASH, static_cast<long long>(grid.n[0] + 1), static_cast<long long>(grid.n[1] + 1),
                 kernels::core::to_string(config.run.precision), decomposition.size(), decomposition.dims()[0], decomposition.dims()[1],
                 device_line.c_str());
-    std::printf("  a = %g, dt = %.6e (stability bound %.6e), %lld steps to t = %.6e, ghost width %d%s\n", config.a, config.dt,
-                config.dt_stable, static_cast<long long>(config.steps), static_cast<double>(config.steps) * config.dt,
-                config.run.halo_width,
+    std::printf("  a = %g, dt = %.6e (stability bound %.6e), %lld steps to t = %.6e\n", config.a, config.dt,
+                config.dt_stable, static_cast<long long>(config.steps), static_cast<double>(config.steps) * config.dt);
+    std::printf("  %s%s\n", ghost_width.setup_text().c_str(),
                 decomposition.size() > 1 ? (transport == halo::Transport::nccl ? ", halo over NCCL" : ", halo over MPI") : "");
     std::fflush(stdout);
   }
 
-  const std::vector<int> widths = solver::heat_exchange_widths(config.run, decomposition);
-  const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
   const double setup_start = MPI_Wtime();
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
-                                                 kernels::stencil::HeatCudaParams{}, ghost_capacity);
+                                                 kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
 
   const std::int64_t steps = config.steps;
@@ -91,12 +93,13 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
                               {"decomposition", std::vector<std::int64_t>{decomposition.dims()[0], decomposition.dims()[1]}}};
       },
       deck.used_attributes(), wall_start);
+  output.add_run_attributes(ghost_width.attributes());  // before the tuning: requested and allocated
   // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
   // /Info names, the file waits for the choice and step 0 waits in a host copy (a small grid).
   const bool step0_waits = device_tuned && every > 0 && config.run.output_enabled;
   std::optional<mesh::Field<T, 2>> step0;
   if (step0_waits) {
-    step0.emplace(decomposition.owned(), ghost_capacity, mesh::MemorySpace::host, "u_host");
+    step0.emplace(decomposition.owned(), ghost_width.plan.capacity(), mesh::MemorySpace::host, "u_host");
     step0->copy_from(started->solution());
   } else if (every > 0) {
     loop.fields().point_to({{"u", &started->solution()}}, stream);  // its host buffer then serves the loop's steps too
@@ -104,8 +107,17 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   }
   // The tuning's runs are the run's first steps; they stop short of the first output.
   const double tuning_start = MPI_Wtime();
-  auto tuned = solver::tune_heat_run(std::move(started), config, decomposition, widths, every > 0 ? std::min(every, steps) : steps);
+  auto tuned =
+      solver::tune_heat_run(std::move(started), config, decomposition, ghost_width.plan, every > 0 ? std::min(every, steps) : steps);
   solver::HeatSolver<T>& solver = *tuned.solver;
+  // From here on each file's /Info says what the solver's exchanges have used since the tuning.
+  const auto ghost_width_used = [&solver, chosen = solver.tunables().ghost_width, after_tuning = solver.exchanges_by_width()] {
+    return solver::ghost_width_use(chosen, after_tuning, solver.exchanges_by_width());
+  };
+  output.refresh_before_writes([&] {
+    ghost_width.use = ghost_width_used();
+    return ghost_width.attributes();
+  });
   solver.wait();
   const double tuning_seconds = MPI_Wtime() - tuning_start;  // its steps are in the stencil phases too
   device_name = describe_device(solver.space());
@@ -147,6 +159,7 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   loop.add(timing);
   HeatStepping<T> stepping(solver, steps, config.dt, comm);
   const RunOutcome outcome = loop.run(stepping);
+  ghost_width.use = ghost_width_used();
 
   const double total = timing.total();
   const auto& phases = timing.phases();
@@ -158,6 +171,7 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
     std::printf("done: %lld steps to t = %.6e in %.3f s; %.3f Gcell/s (%.3f per rank, %lld warm-up/tuning steps excluded)\n",
                 static_cast<long long>(outcome.step), solver.time(), total, rate * 1e-9, rate * 1e-9 / decomposition.size(),
                 static_cast<long long>(first_timed));
+    std::printf("%s\n", ghost_width.text().c_str());
     std::printf("%s", timing.text().c_str());
     if (config.run.output_enabled) std::printf("output: %s\n", output.xdmf_path().c_str());
     std::fflush(stdout);
@@ -170,9 +184,10 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
       s.ranks = decomposition.size();
       s.decomposition = {decomposition.dims()[0], decomposition.dims()[1]};
       s.grid_points = {grid.n[0] + 1, grid.n[1] + 1};
-      s.halo_width = solver.tunables().exchange_width;
+      s.ghost_width = ghost_width;
       s.steps = outcome.step;
       s.warmup_steps = first_timed;
+      s.tuning_steps = tuned.steps_taken();
       s.wall_seconds = total;
       s.stepping_seconds = stepping_seconds;
       s.cell_updates_per_second = rate;

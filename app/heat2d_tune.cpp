@@ -2,13 +2,13 @@
 
 #include "app/heat2d_deck.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
 
 #include "halo/transport.hpp"
 #include "mesh/decomposition.hpp"
+#include "solver/ghost_width_plan.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
 #include "solver/heat_run_tuning.hpp"
@@ -24,11 +24,11 @@ void tune(const solver::HeatConfig& config, const mesh::Decomposition<2>& decomp
   std::optional<mesh::Stream> stream_owner;
   if (space == mesh::MemorySpace::device) stream_owner.emplace();
   const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
-  const std::vector<int> widths = solver::heat_exchange_widths(config.run, decomposition);
-  const int ghost_capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
+  const solver::GhostWidthPlan ghost_width = solver::plan_ghost_width(config.run, decomposition);
   auto solver = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
-                                                kernels::stencil::HeatCudaParams{}, ghost_capacity);
-  const auto result = solver::tune_heat_run(std::move(solver), config, decomposition, widths, std::nullopt, /*remeasure=*/true);
+                                                kernels::stencil::HeatCudaParams{}, ghost_width.capacity());
+  const auto result =
+      solver::tune_heat_run(std::move(solver), config, decomposition, ghost_width, std::nullopt, /*remeasure=*/true);
   if (decomposition.rank() != 0) return;
   if (result.device) std::printf("%s", autotune::offline_tuning_text(result.device->choice, config.run.tuning).c_str());
   std::printf("%s", autotune::offline_tuning_text(result.kernel, config.run.tuning).c_str());

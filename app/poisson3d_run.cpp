@@ -16,6 +16,7 @@
 #include "solver/poisson_solver.hpp"
 #include "app/exact_error.hpp"
 #include "app/field_output.hpp"
+#include "app/ghost_width_report.hpp"
 #include "app/poisson_stepping.hpp"
 #include "app/residual_csv.hpp"
 #include "app/residual_progress.hpp"
@@ -73,14 +74,17 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
     std::fflush(stdout);
   }
 
-  // Jacobi's exchange widths under test need their ghost layers from the start.
-  const std::vector<int> widths = config.solver == "jacobi" ? solver::jacobi_exchange_widths(config, d) : std::vector<int>{};
-  solver::PoissonProblem<T> problem(solver::with_jacobi_ghosts(config, widths), d, space, stream);
+  // The ghost widths Jacobi's tuning tries need their ghost layers from the start.
+  GhostWidthReport ghost_width{config.solver == "jacobi" ? solver::plan_jacobi_ghost_width(config, d)
+                                                         : solver::GhostWidthPlan{config.run.halo_width, {}},
+                               std::nullopt};
+  if (root) std::printf("  %s\n", ghost_width.setup_text().c_str());
+  solver::PoissonProblem<T> problem(config, d, space, stream, ghost_width.plan.capacity());
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) { tuning = result; };
   std::unique_ptr<solver::PoissonSolver<T>> solver;
-  if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{widths, on_tuned});
+  if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width.plan, on_tuned});
   else solver = solver::make_poisson_solver<T>(context);
   const double b_norm = problem.b_norm();
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
@@ -103,7 +107,10 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
   FieldOutput<T, 3> output(
       d, {config.run.output_enabled, config.run.output_dir, config.run.output_name, 0},
       [&] {  // written once, at the end
-        return run_info(stepping.report(), solver->name(), device_name, error ? error->value() : std::nullopt, tuning);
+        ghost_width.use = stepping.ghost_width_use();
+        auto info = run_info(stepping.report(), solver->name(), device_name, error ? error->value() : std::nullopt, tuning);
+        for (auto& entry : ghost_width.attributes()) info.push_back(std::move(entry));
+        return info;
       },
       deck.used_attributes(), wall_start);
   SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
@@ -118,8 +125,10 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
   }
   const RunOutcome outcome = loop.run(stepping);
   const solver::SolveReport& report = stepping.report();
+  ghost_width.use = stepping.ghost_width_use();
 
   if (root) {
+    std::printf("  %s\n", ghost_width.text().c_str());
     if (config.run.output_enabled) std::printf("output: %s, %s\n", output.xdmf_path().c_str(), csv.path().c_str());
     if (outcome.stop)
       std::printf("stopped after %lld iteration(s): %s\n", static_cast<long long>(outcome.step), outcome.stop->reason.c_str());
@@ -134,9 +143,9 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
     s.ranks = d.size();
     s.decomposition = {d.dims()[0], d.dims()[1], d.dims()[2]};
     s.grid_points = {grid.n[0] + 1, grid.n[1] + 1, grid.n[2] + 1};
-    s.halo_width = tuning && tuning->outcome.chosen.has("ghost_width") ? tuning->outcome.chosen.at("ghost_width")
-                                                                        : config.run.halo_width;
+    s.ghost_width = ghost_width;
     s.steps = report.iterations;
+    s.tuning_steps = tuning ? tuning->steps_taken : 0;
     s.wall_seconds = MPI_Wtime() - wall_start;
     s.stepping_seconds = report.seconds;
     s.cell_updates_per_second = report.seconds > 0 ? static_cast<double>(grid.interior().size()) * report.iterations / report.seconds : 0;

@@ -21,16 +21,16 @@ namespace {
 template <class T>
 void tune(const solver::PoissonConfig& config, const RunPlacement<3>& place) {
   const auto& d = place.decomposition;
-  const std::vector<int> widths = solver::jacobi_exchange_widths(config, d);
+  const solver::GhostWidthPlan ghost_width = solver::plan_jacobi_ghost_width(config, d);
   std::optional<mesh::Stream> stream_owner;
   if (place.space == mesh::MemorySpace::device) stream_owner.emplace();
   const StreamHandle stream = stream_owner ? stream_owner->get() : nullptr;
-  solver::PoissonProblem<T> problem(solver::with_jacobi_ghosts(config, widths), d, place.space, stream);
+  solver::PoissonProblem<T> problem(config, d, place.space, stream, ghost_width.capacity());
   const solver::PoissonContext context{config, d, place.space, stream, place.transport};
   // ||b|| = 0 (u = 0 solves it) only scales the residual, which nothing here reads.
   const double b_norm = problem.b_norm() > 0 ? problem.b_norm() : 1.0;
   solver::JacobiIteration<T> iteration(context, problem.u(), problem.f(), b_norm, {}, solver::default_jacobi_tunables(context));
-  const auto result = solver::tune_jacobi(iteration, context, widths, std::nullopt, /*remeasure=*/true);
+  const auto result = solver::tune_jacobi(iteration, context, ghost_width, std::nullopt, /*remeasure=*/true);
   if (d.rank() != 0) return;
   std::printf("%s", autotune::offline_tuning_text(result, config.run.tuning).c_str());
   std::fflush(stdout);

@@ -38,6 +38,8 @@ class PoissonStepping final : public Steppable<T, 3> {
   const std::vector<solver::ResidualRecord>& history() const;
   /// Once concluded.
   const solver::SolveReport& report() const;
+  /// The deep-halo solver's ghost width after its tuning (PoissonSolve::ghost_width_use).
+  std::optional<solver::GhostWidthUse> ghost_width_use() const { return m_solve ? m_solve->ghost_width_use() : std::nullopt; }
 
  private:
   std::unique_ptr<solver::PoissonSolve<T>> m_solve;

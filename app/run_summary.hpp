@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/ghost_width_report.hpp"
+
 namespace gridflow::app {
 
 struct RunSummary {
@@ -13,8 +15,9 @@ struct RunSummary {
   int ranks = 1;
   std::vector<int> decomposition;
   std::vector<std::int64_t> grid_points;
-  int halo_width = 1;
+  GhostWidthReport ghost_width;  ///< its entries, under their names (halo.width.requested, ...)
   std::int64_t steps = 0, warmup_steps = 0;
+  std::int64_t tuning_steps = 0;  ///< steps (sweeps) the on-line tuning took, part of `steps`
   double wall_seconds = 0;      ///< whole run, set-up and output included
   double stepping_seconds = 0;  ///< steps after warm-up, output and progress reductions excluded
   double cell_updates_per_second = 0;

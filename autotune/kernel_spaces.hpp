@@ -12,7 +12,8 @@
 namespace gridflow::autotune {
 
 /// block_x {32,64,128,256} x block_y {1,2,4,8,16} x cells_per_thread {1,2,4,8} x fused_steps
-/// {1,2,4,8} up to `max_fused_steps`; block_x*block_y <= 1024, and a fused tile of values of
+/// {1,2,4,8} up to `max_fused_steps` (default 1: the steps one launch takes, which heat_steps takes
+/// as an argument, not from HeatCudaParams); block_x*block_y <= 1024, and a fused tile of values of
 /// `value_bytes` within the shared memory of a launch.
 autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps = 8);
 /// block_x {32,64,128,256} x block_y {1,2,4,8} x cells_z {1,2,4,8,16} x shared_tile {0,1} x
@@ -20,10 +21,10 @@ autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_ste
 /// `value_bytes` each within 48 KiB (the static shared-memory limit of a launch).
 autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes);
 
-/// Reads the parameters of heat_cuda_space() from `c` (others are ignored); throws
-/// gridflow::Error when one is missing.
+/// Reads the launch shape of heat_cuda_space() from `c` (others, fused_steps among them, are
+/// ignored); throws gridflow::Error when one is missing.
 kernels::stencil::HeatCudaParams heat_cuda_params(const autotune::Configuration& c);
-/// Writes the parameters of heat_cuda_space() into `c`.
+/// Writes the launch shape into `c` (not fused_steps).
 void set_heat_cuda_params(autotune::Configuration& c, const kernels::stencil::HeatCudaParams& p);
 
 kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configuration& c);

@@ -12,21 +12,18 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <type_traits>
-#include <utility>
 
 #include "autotune/search_space.hpp"
 #include "halo/transport.hpp"
 #include "mesh/box.hpp"
 #include "mesh/memory_space.hpp"
-#include "autotune/transport_tuning.hpp"
 #include "autotune/collective_tuning.hpp"
 #include "kernels/core/precision.hpp"
 
 namespace gridflow::autotune {
 
 /// A computation the on-line tuner advances. Every configuration moves the same computation
-/// forward, bitwise as the untuned run would.
+/// forward, bitwise as the untuned run would. The deep-halo solvers' is solver::DeepHaloSteps.
 class SteppedRun {
  public:
   virtual ~SteppedRun() = default;
@@ -38,34 +35,6 @@ class SteppedRun {
   /// Takes `count` steps, fewer only when the computation has ended (a solve that converged);
   /// returns the steps taken. Collective. Device work may still be queued on return.
   virtual std::int64_t advance(std::int64_t count) = 0;
-};
-
-/// The SteppedRun of a solver whose tunables hold a CUDA launch shape `cuda`, an `exchange_width`
-/// and a halo `transport` (HeatSolver, JacobiIteration): "ghost_width" sets the width, "nccl" the
-/// transport (1: NCCL, 0: MPI), and the launch parameters, when `c` has them, are read by
-/// `cuda_of(c)`.
-template <class Solver, class CudaOf>
-class SolverSteps final : public SteppedRun {
- public:
-  SolverSteps(Solver& solver, CudaOf cuda_of) : m_solver(solver), m_base(solver.tunables()), m_cuda_of(cuda_of) {}
-  std::int64_t step() const override { return m_solver.step(); }
-  void apply(const autotune::Configuration& c) override {
-    auto tunables = m_base;
-    if (c.has("block_x")) tunables.cuda = m_cuda_of(c);
-    if (c.has("ghost_width")) tunables.exchange_width = c.at("ghost_width");
-    tunables.transport = halo_transport_of(c, tunables.transport);
-    m_solver.set_tunables(tunables);
-  }
-  std::int64_t advance(std::int64_t count) override {
-    const std::int64_t before = m_solver.step();
-    m_solver.advance(count);
-    return m_solver.step() - before;
-  }
-
- private:
-  Solver& m_solver;
-  std::decay_t<decltype(std::declval<Solver&>().tunables())> m_base;
-  CudaOf m_cuda_of;
 };
 
 struct OnlineTuning {

@@ -87,9 +87,10 @@ KernelCase heat_case(long n, StreamHandle stream) {
                {{"block_x", 32}, {"block_y", 8}, {"cells_per_thread", 1}, {"fused_steps", 1}}, {}};
   k.run = [f, c, steps, stream](const autotune::Configuration& config) {
     const auto p = autotune::heat_cuda_params(config);
+    const int fused = config.at("fused_steps");
     bool from_u = true;
-    for (long s = 0; s < steps; s += p.fused_steps, from_u = !from_u) {
-      const int k = static_cast<int>(std::min<long>(p.fused_steps, steps - s));
+    for (long s = 0; s < steps; s += fused, from_u = !from_u) {
+      const int k = static_cast<int>(std::min<long>(fused, steps - s));
       if (from_u) kernels::stencil::heat_steps(f->u, f->v, f->update, f->update, k, c, p, stream);
       else kernels::stencil::heat_steps(f->v, f->u, f->update, f->update, k, c, p, stream);
     }

@@ -47,7 +47,8 @@ def main():
             "gpus": gpus,
             "grid_points": s["grid_points"],
             "decomposition": s["decomposition"],
-            "halo_width": s["halo_width"],
+            # the width the exchanges used; summaries before halo.width.ran called it halo_width
+            "halo_width": s["halo.width.ran"] if "halo.width.ran" in s else s["halo_width"],
             "transport": s["transport"],
             "steps": s["steps"],
             "gcell_per_s": rate * 1e-9,

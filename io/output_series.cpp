@@ -1,5 +1,6 @@
 #include "io/output_series.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -61,6 +62,15 @@ OutputSeries<Dim>::OutputSeries(const mesh::Decomposition<Dim>& decomposition, s
       m_xdmf_path((fs::path(m_directory) / (m_basename + ".xmf")).string()) {}
 
 template <int Dim>
+void OutputSeries<Dim>::set_run_attributes(const Attributes& values) {
+  for (const auto& [name, value] : values) {
+    const auto same = std::find_if(m_run.begin(), m_run.end(), [&, &n = name](const auto& a) { return a.first == n; });
+    if (same != m_run.end()) same->second = value;
+    else m_run.emplace_back(name, value);
+  }
+}
+
+template <int Dim>
 template <class T>
 std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vector<NamedField<T, Dim>>& fields) {
   const MPI_Comm comm = m_decomposition.comm();
@@ -116,7 +126,6 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
                                   {"grid_points", points},
                                   {"spacing", spacing},
                                   {"origin", origin},
-                                  {"ghost_width", std::int64_t(fields.empty() ? 0 : fields[0].field->ghost_width())},
                                   {"precision", std::string(std::is_same_v<T, float> ? "float" : "double")},
                                   {"ranks", std::int64_t(m_decomposition.size())}});
     write_attributes(info_group, m_run);

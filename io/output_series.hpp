@@ -7,7 +7,8 @@
 // a file with the final name is always whole.
 //
 // File layout: /<field> datasets; /Info attributes (step, time, dt, wall_time, grid_points,
-// spacing, origin: per-axis lists x first; ghost_width, precision, ranks, code_version);
+// spacing, origin: per-axis lists x first; precision, ranks; and the run's own, such as
+// code_version and the ghost widths);
 // /Input attributes: the deck as used (attribute "deck", TOML text) and one attribute per key.
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ class OutputSeries {
   /// Adds to the /Info of the files written from now on (what the run learns as it goes, such as
   /// its tuning report). Every rank must add the same attributes.
   void add_run_attributes(const Attributes& more) { m_run.insert(m_run.end(), more.begin(), more.end()); }
+  /// The same, replacing the values of attributes already added under those names (what the run
+  /// has measured so far).
+  void set_run_attributes(const Attributes& values);
 
   const std::string& xdmf_path() const { return m_xdmf_path; }
 

@@ -79,7 +79,7 @@ class ConjugateGradient {
   mesh::Box<3> m_interior;  // this rank's owned interior points: the unknowns
   kernels::stencil::PoissonCoefficients<T> m_k;
   StreamHandle m_stream;
-  halo::HaloExchangeSet<T> m_halo;
+  halo::HaloExchangeSet<T, 3> m_halo;
   mesh::Field<T, 3> m_r, m_p, m_q;
   std::unique_ptr<mesh::Field<T, 3>> m_z;  // allocated on the first preconditioned solve
   mesh::Field<T, 3>* m_z_in_use = nullptr;

@@ -83,7 +83,7 @@ DeviceTuningResult tune_heat_device(HeatSolver<T>& gpu, HeatSolver<T>& cpu, cons
   setup.space = mesh::MemorySpace::host;
   setup.comm = decomposition.comm();
   setup.max_steps = max_steps;
-  setup.run_multiple = gpu.tunables().exchange_width;  // whole exchange cycles on both devices
+  setup.run_multiple = gpu.tunables().ghost_width;  // whole exchange cycles on both devices
   DeviceSwitch<T> run(gpu, cpu);
   DeviceTuningResult result;
   result.choice = autotune::tune_online(run, device_space(), setup);

@@ -16,7 +16,7 @@ autotune::ReportAttributes TunedHeatRun<T>::attributes() const {
 
 template <class T>
 TunedHeatRun<T> tune_heat_run(std::unique_ptr<HeatSolver<T>> solver, const HeatConfig& config,
-                              const mesh::Decomposition<2>& decomposition, const std::vector<int>& widths,
+                              const mesh::Decomposition<2>& decomposition, const GhostWidthPlan& ghost_width,
                               std::optional<std::int64_t> max_steps, bool remeasure) {
   TunedHeatRun<T> run;
   if (device_is_tuned(config.run, solver->space(), decomposition, remeasure)) {
@@ -28,7 +28,7 @@ TunedHeatRun<T> tune_heat_run(std::unique_ptr<HeatSolver<T>> solver, const HeatC
     if (run.device->cpu_chosen) solver = std::move(cpu);
     if (max_steps) *max_steps -= run.device->choice.steps_taken;
   }
-  run.kernel = tune_heat(*solver, config, decomposition, solver->space(), solver->stream(), widths, max_steps, remeasure);
+  run.kernel = tune_heat(*solver, config, decomposition, solver->space(), solver->stream(), ghost_width, max_steps, remeasure);
   run.solver = std::move(solver);
   return run;
 }
@@ -36,10 +36,10 @@ TunedHeatRun<T> tune_heat_run(std::unique_ptr<HeatSolver<T>> solver, const HeatC
 template struct TunedHeatRun<float>;
 template struct TunedHeatRun<double>;
 template TunedHeatRun<float> tune_heat_run<float>(std::unique_ptr<HeatSolver<float>>, const HeatConfig&,
-                                                  const mesh::Decomposition<2>&, const std::vector<int>&,
+                                                  const mesh::Decomposition<2>&, const GhostWidthPlan&,
                                                   std::optional<std::int64_t>, bool);
 template TunedHeatRun<double> tune_heat_run<double>(std::unique_ptr<HeatSolver<double>>, const HeatConfig&,
-                                                    const mesh::Decomposition<2>&, const std::vector<int>&,
+                                                    const mesh::Decomposition<2>&, const GhostWidthPlan&,
                                                     std::optional<std::int64_t>, bool);
 
 }  // namespace gridflow::solver

@@ -14,7 +14,7 @@ template <class T>
 HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
                           StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda,
                           int ghost_capacity)
-    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream), m_tunables{cuda, 0, transport},
+    : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream),
       m_interior(space, stream), m_edge(space, stream), m_boundary_timer(space, stream),
       m_exchange(mesh::MemorySpace::host, nullptr) {
   const auto& grid = decomposition.grid();
@@ -24,15 +24,18 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
   m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
   m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, config.boundary, space, stream);
-  if (decomposition.size() > 1) {
-    if (space == mesh::MemorySpace::device) {
-      m_halo_stream.emplace(/*high_priority=*/true);
-      m_u_ready.emplace();
-      m_halo_done.emplace();
-      m_edge = PhaseTimer(space, m_halo_stream->get());
-    }
+  if (decomposition.size() > 1 && space == mesh::MemorySpace::device) {
+    m_halo_stream.emplace(/*high_priority=*/true);
+    m_u_ready.emplace();
+    m_halo_done.emplace();
+    m_edge = PhaseTimer(space, m_halo_stream->get());
   }
-  set_tunables({cuda, config.run.halo_width, transport});
+  m_halos.emplace(decomposition, transport, m_halo_stream ? m_halo_stream->get() : nullptr);
+  HeatTunables untuned;
+  untuned.cuda = cuda;
+  untuned.ghost_width = config.run.halo_width;
+  untuned.transport = transport;
+  set_tunables(untuned);
 
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
@@ -47,38 +50,17 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
 
 template <class T>
 void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
-  if (tunables.exchange_width < 1 || tunables.exchange_width > ghost_capacity())
-    throw Error("heat solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
-                std::to_string(ghost_capacity()) + ", the ghost width the fields were allocated with");
+  check_deep_halo("heat solver", tunables, ghost_capacity(), m_space, m_decomposition.size());
   if (!tunables.cuda.valid()) throw Error("heat solver: invalid CUDA parameters");
-  if (m_space == mesh::MemorySpace::device && tunables.cuda.fused_steps > 1) {
-    const std::string fused = "heat solver: " + std::to_string(tunables.cuda.fused_steps) + " fused steps ";
+  if (m_space == mesh::MemorySpace::device && tunables.fused_steps > 1) {
+    const std::string fused = "heat solver: " + std::to_string(tunables.fused_steps) + " fused steps ";
     if (m_boundary && m_boundary->time_dependent())
       throw Error(fused + "need time-independent boundary values (a launch cannot set them between its steps)");
-    if (m_decomposition.size() > 1 && tunables.cuda.fused_steps > tunables.exchange_width)
-      throw Error(fused + "exceed the exchange width " + std::to_string(tunables.exchange_width) +
-                  " (the ghosts are valid for that many steps)");
-    if (!tunables.cuda.fits_shared_memory(sizeof(T)))
+    if (!tunables.cuda.fits_shared_memory(tunables.fused_steps, sizeof(T)))
       throw Error(fused + "with this block shape need more shared memory than a launch has");
   }
-  if (tunables.transport == halo::Transport::nccl && m_space != mesh::MemorySpace::device)
-    throw Error("heat solver: the nccl halo transport needs device fields");
-  const bool same_exchange =
-      tunables.exchange_width == m_tunables.exchange_width && tunables.transport == m_tunables.transport;
-  if (m_decomposition.size() > 1 && !same_exchange) {
-    const auto key = std::make_pair(tunables.exchange_width, tunables.transport);
-    auto it = m_halos.find(key);
-    if (it == m_halos.end()) {
-      const StreamHandle halo_stream = m_halo_stream ? m_halo_stream->get() : nullptr;
-      if (tunables.transport == halo::Transport::nccl && !m_nccl)
-        m_nccl = std::make_shared<const halo::NcclComm>(m_decomposition.comm());
-      it = m_halos
-               .emplace(key, halo::HaloExchange<T, 2>(m_decomposition, *m_u, tunables.exchange_width, tunables.transport,
-                                                      halo_stream, m_nccl))
-               .first;
-    }
-    m_halo = &it->second;
-  }
+  m_halos->set_transport(tunables.transport);
+  m_halos->prepare(*m_u, tunables.ghost_width);  // outside the steps, which the tuner times
   m_tunables = tunables;
 }
 
@@ -103,8 +85,8 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_exchange);
-        m_halo->begin(*m_u);
-        m_halo->finish(*m_u);
+        m_halos->begin(*m_u, m_tunables.ghost_width);
+        m_halos->finish(*m_u);
       }
       {
         PhaseScope t(m_edge);  // strips write other points of v than the interior does
@@ -115,7 +97,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
     } else {
       {
         PhaseScope t(m_exchange);
-        m_halo->begin(*m_u);
+        m_halos->begin(*m_u, m_tunables.ghost_width);
       }
       {
         PhaseScope t(m_interior);
@@ -123,7 +105,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_exchange);
-        m_halo->finish(*m_u);
+        m_halos->finish(*m_u);
       }
       PhaseScope t(m_edge);
       for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_stream);
@@ -143,15 +125,16 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
 
 template <class T>
 void HeatSolver<T>::advance(std::int64_t count) {
-  const std::int64_t fused = m_space == mesh::MemorySpace::device ? m_tunables.cuda.fused_steps : 1;
-  const std::int64_t per_exchange = m_halo ? m_tunables.exchange_width : count;
+  const std::int64_t fused = m_space == mesh::MemorySpace::device ? m_tunables.fused_steps : 1;
+  const bool exchanges = m_decomposition.size() > 1;
+  const std::int64_t per_exchange = exchanges ? m_tunables.ghost_width : count;
   while (count > 0) {
     // An exchange cycle (the whole remainder on one rank) in launches of up to `fused` steps; the
     // last launch of a cycle writes the owned points, earlier ones the overlap the next ones read.
     const std::int64_t cycle = std::min(per_exchange, count);
     for (std::int64_t q = 0; q < cycle;) {
       const auto steps = static_cast<int>(std::min(fused, cycle - q));
-      take_steps(m_halo ? cycle - q - steps : 0, steps, m_halo && q == 0);
+      take_steps(exchanges ? cycle - q - steps : 0, steps, exchanges && q == 0);
       q += steps;
     }
     count -= cycle;

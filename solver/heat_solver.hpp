@@ -14,15 +14,15 @@
 // kernels take SMs as the interior's blocks retire instead of queueing behind the whole kernel.
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <utility>
 #include <optional>
 
-#include "halo/halo_exchange.hpp"
+#include "halo/halo_exchange_set.hpp"
 #include "kernels/stencil/heat.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
+#include "solver/deep_halo.hpp"
 #include "solver/dirichlet_boundary.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/phase_timer.hpp"
@@ -37,23 +37,18 @@ struct HeatTimes {
   double exchange = 0;  ///< ghost exchange, host wall time of begin + finish (idle waiting included)
 };
 
-/// What may change between two advance() calls without changing a single bit of the result: every
-/// launch shape computes each point with the same point function, every exchange width takes
-/// that many steps per exchange recomputing the same values (see above), and fused steps are the
-/// same steps taken in shared memory. Fused steps need time-independent boundary values and, on
-/// several ranks, no more than the exchange width.
-struct HeatTunables {
-  kernels::stencil::HeatCudaParams cuda;  ///< launch shape of the CUDA kernel (device fields)
-  int exchange_width = 1;                 ///< ghost width exchanged = steps per exchange
-  halo::Transport transport = halo::Transport::mpi;  ///< how the exchange travels (several ranks)
-};
+/// What may change between two advance() calls without changing a bit of the result (deep_halo.hpp
+/// says why). Fused steps need time-independent boundary values, and a tile that fits the launch
+/// shape's shared memory.
+using HeatTunables = DeepHaloTunables<kernels::stencil::HeatCudaParams>;
 
 template <class T>
 class HeatSolver {
  public:
   /// Sets u(t=0) = initial expression, boundary points from the boundary expressions at t=0.
   /// Fields get `ghost_capacity` ghost layers (0: config.run.halo_width), so that set_tunables may
-  /// later pick any exchange width up to it; the run starts with config.run.halo_width.
+  /// later pick any ghost width up to it; the run starts with ghost width config.run.halo_width,
+  /// one step per launch, `transport` and the launch shape `cuda`.
   HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space,
              StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda = {},
              int ghost_capacity = 0);
@@ -70,9 +65,10 @@ class HeatSolver {
   void continue_from(const HeatSolver& other);
 
   /// Applies to the steps that follow. Collective over the decomposition's communicator the first
-  /// time a width and transport are used together (their exchange is set up then; the first
-  /// NCCL one also creates the solver's NCCL communicator, which later ones share). Throws Error
-  /// for a width outside 1..ghost_capacity(), invalid CUDA parameters, or NCCL on host fields.
+  /// time a width and transport are used together (their exchange is set up then, in the
+  /// solver's HaloExchangeSet; the first NCCL one also creates the set's NCCL communicator, which
+  /// later ones share). Throws Error for what check_deep_halo refuses, invalid CUDA parameters, and,
+  /// on device fields, fused steps with moving boundary values or a tile over the shared memory.
   void set_tunables(const HeatTunables& tunables);
   const HeatTunables& tunables() const { return m_tunables; }
   int ghost_capacity() const { return m_u->ghost_width(); }
@@ -88,6 +84,8 @@ class HeatSolver {
   /// The points this rank updates each step (owned, boundary excluded).
   mesh::Box<2> updated_points() const { return m_decomposition.owned().intersect(m_decomposition.grid().interior()); }
   HeatTimes times();
+  /// Ghost exchanges made so far, by width (none on one rank).
+  const halo::ExchangeTally& exchanges_by_width() const { return m_halos->exchanges_by_width(); }
 
  private:
   /// `steps` steps in one launch per box, writing the owned box grown by `reach`.
@@ -102,11 +100,8 @@ class HeatSolver {
   kernels::stencil::HeatCoefficients<T> m_coefficients;
   std::unique_ptr<mesh::Field<T, 2>> m_u, m_v;
   std::unique_ptr<DirichletBoundary<T, 2>> m_boundary;
-  std::map<std::pair<int, halo::Transport>, halo::HaloExchange<T, 2>> m_halos;  // by width and transport,
-                                                                                 // made on first use
-  halo::HaloExchange<T, 2>* m_halo = nullptr;  // of the current tunables; null on one rank
-  std::shared_ptr<const halo::NcclComm> m_nccl;  // made by the first NCCL exchange
   std::optional<mesh::Stream> m_halo_stream;          // device fields on several ranks only
+  std::optional<halo::HaloExchangeSet<T, 2>> m_halos;  // on m_halo_stream when there is one
   std::optional<mesh::Event> m_u_ready, m_halo_done;
   std::int64_t m_step = 0;
   PhaseTimer m_interior, m_edge, m_boundary_timer, m_exchange;

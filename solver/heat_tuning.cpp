@@ -3,21 +3,18 @@
 #include <algorithm>
 #include <numeric>
 
-#include "autotune/exchange_widths.hpp"
+#include "autotune/ghost_width_tuning.hpp"
 #include "autotune/kernel_spaces.hpp"
 #include "autotune/online_tuning.hpp"
+#include "solver/deep_halo_steps.hpp"
 
 namespace gridflow::solver {
-
-std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decomposition<2>& decomposition) {
-  return autotune::exchange_widths(run.tuning, run.halo_width_given, decomposition);
-}
 
 autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& o) {
   autotune::SearchSpace s =
       space == mesh::MemorySpace::device ? autotune::heat_cuda_space(o.value_bytes, o.max_fused_steps) : autotune::SearchSpace{};
-  autotune::add_exchange_width(s, o.widths, o.default_width);
-  if (space == mesh::MemorySpace::device && o.widths.size() >= 2)
+  autotune::add_ghost_width(s, o.ghost_width.candidates, o.ghost_width.requested);
+  if (space == mesh::MemorySpace::device && o.ghost_width.tuned())
     s.require("fused_steps <= ghost_width (ghosts stay valid for that many steps)",
               [](const autotune::Configuration& c) { return c.at("fused_steps") <= c.at("ghost_width"); });
   autotune::add_halo_transport(s, o.tunes_transport, o.transport);
@@ -25,10 +22,10 @@ autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions
 }
 
 template <class T>
-int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
-                         const mesh::Decomposition<2>& decomposition, const std::vector<int>& widths) {
+int heat_max_fused_steps(const HeatSolver<T>& solver, const mesh::Decomposition<2>& decomposition,
+                         const GhostWidthPlan& ghost_width) {
   if (solver.boundary_moves()) return 1;
-  if (decomposition.size() > 1 && widths.size() < 2) return config.run.halo_width;
+  if (decomposition.size() > 1 && !ghost_width.tuned()) return ghost_width.requested;
   return 8;
 }
 
@@ -40,18 +37,17 @@ std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const m
 
 template <class T>
 HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
-                           mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
+                           mesh::MemorySpace space, StreamHandle stream, const GhostWidthPlan& ghost_width,
                            std::optional<std::int64_t> max_steps, bool remeasure) {
   const bool transports = autotune::halo_transport_is_tuned(config.run.halo_transport, space, solver.transport(), decomposition.size());
   HeatSpaceOptions options;
   options.value_bytes = sizeof(T);
-  options.widths = widths;
-  options.default_width = config.run.halo_width;
-  options.max_fused_steps = heat_max_fused_steps(solver, config, decomposition, widths);
+  options.ghost_width = ghost_width;
+  options.max_fused_steps = heat_max_fused_steps(solver, decomposition, ghost_width);
   options.tunes_transport = transports;
   options.transport = solver.transport();
   const autotune::SearchSpace search_space = heat_space(space, options);
-  const std::string kernel = heat_kernel_label(space, widths.size() >= 2, decomposition, transports);
+  const std::string kernel = heat_kernel_label(space, ghost_width.tuned(), decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
             autotune::nothing_to_tune(config.run.tuning.mode == autotune::TuningMode::off && !remeasure,
@@ -65,26 +61,24 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
   setup.max_steps = max_steps;
   // Runs of whole exchange cycles of every candidate width, and of whole fused launches of every
   // candidate depth, time every candidate fairly (a 2-step run would time 8 fused steps as 2).
-  const int widest = widths.empty() ? 1 : *std::max_element(widths.begin(), widths.end());
+  const int widest = ghost_width.tuned() ? ghost_width.capacity() : 1;
   int deepest = 1;
   if (space == mesh::MemorySpace::device) {
     const auto& fused = search_space.parameter("fused_steps").values;
     deepest = *std::max_element(fused.begin(), fused.end());
   }
   setup.run_multiple = std::lcm(widest, deepest);
-  autotune::SolverSteps steps(solver, autotune::heat_cuda_params);
+  DeepHaloSteps steps(solver, autotune::heat_cuda_params);
   return autotune::tune_online(steps, search_space, setup);
 }
 
-template int heat_max_fused_steps<float>(const HeatSolver<float>&, const HeatConfig&, const mesh::Decomposition<2>&,
-                                         const std::vector<int>&);
-template int heat_max_fused_steps<double>(const HeatSolver<double>&, const HeatConfig&, const mesh::Decomposition<2>&,
-                                          const std::vector<int>&);
+template int heat_max_fused_steps<float>(const HeatSolver<float>&, const mesh::Decomposition<2>&, const GhostWidthPlan&);
+template int heat_max_fused_steps<double>(const HeatSolver<double>&, const mesh::Decomposition<2>&, const GhostWidthPlan&);
 template HeatTuningResult tune_heat<float>(HeatSolver<float>&, const HeatConfig&, const mesh::Decomposition<2>&,
-                                           mesh::MemorySpace, StreamHandle, const std::vector<int>&,
+                                           mesh::MemorySpace, StreamHandle, const GhostWidthPlan&,
                                            std::optional<std::int64_t>, bool);
 template HeatTuningResult tune_heat<double>(HeatSolver<double>&, const HeatConfig&, const mesh::Decomposition<2>&,
-                                            mesh::MemorySpace, StreamHandle, const std::vector<int>&,
+                                            mesh::MemorySpace, StreamHandle, const GhostWidthPlan&,
                                             std::optional<std::int64_t>, bool);
 
 }  // namespace gridflow::solver

@@ -1,16 +1,16 @@
 #pragma once
 // On-line tuning of the heat solver: the measurements are real steps of the run. Each candidate
-// (CUDA launch shape on device fields; exchange width on several ranks unless halo.width is set;
-// halo transport, NCCL or host-staged MPI, on several GPUs when halo.transport = "auto")
-// advances the solution by a whole number of steps, exactly as an untuned run would, and the
-// winner takes the rest of the run. online_tuning.hpp says why every candidate gives the same bits.
+// (CUDA launch shape and fused steps on device fields; ghost width on several ranks unless
+// halo.width is set; halo transport, NCCL or host-staged MPI, on several GPUs when halo.transport
+// = "auto") advances the solution by a whole number of steps, exactly as an untuned run would, and
+// the winner takes the rest of the run. online_tuning.hpp says why every candidate gives the same bits.
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "autotune/search_space.hpp"
 #include "mesh/decomposition.hpp"
+#include "solver/ghost_width_plan.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
 #include "autotune/online_tuning.hpp"
@@ -18,18 +18,12 @@
 
 namespace gridflow::solver {
 
-/// The exchange widths worth trying: 1, 2, 4, 8 up to the fewest points a rank owns along an
-/// axis, on several ranks, when tuning is on and the deck does not set halo.width; else empty.
-/// Collective over the decomposition's communicator.
-std::vector<int> heat_exchange_widths(const RunOptions& run, const mesh::Decomposition<2>& decomposition);
-
 /// What the heat solver's space holds besides the CUDA launch shape.
 struct HeatSpaceOptions {
   std::size_t value_bytes = sizeof(double);  ///< the precision, for the fused tiles' shared memory
-  std::vector<int> widths;                   ///< exchange widths to try; tuned when two or more
-  int default_width = 1;
-  /// Cap on fused steps: 1 with moving boundaries, the fixed exchange width on several ranks. With
-  /// a tuned width, fused_steps <= ghost_width is a constraint as well.
+  GhostWidthPlan ghost_width;                ///< "ghost_width" over its candidates, when it has them
+  /// Cap on fused steps: 1 with moving boundaries, the fixed ghost width on several ranks. With a
+  /// tuned width, fused_steps <= ghost_width is a constraint as well.
   int max_fused_steps = 8;
   bool tunes_transport = false;  ///< adds "nccl" (1: NCCL, 0: MPI; default `transport`)
   halo::Transport transport = halo::Transport::mpi;
@@ -41,10 +35,10 @@ struct HeatSpaceOptions {
 autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& options);
 
 /// The cap on fused steps for `solver` (see HeatSpaceOptions): 8, 1 when its boundary values
-/// move, the deck's halo.width on several ranks when the width is not tuned.
+/// move, the requested ghost width on several ranks when the width is not tuned.
 template <class T>
-int heat_max_fused_steps(const HeatSolver<T>& solver, const HeatConfig& config,
-                         const mesh::Decomposition<2>& decomposition, const std::vector<int>& widths);
+int heat_max_fused_steps(const HeatSolver<T>& solver, const mesh::Decomposition<2>& decomposition,
+                         const GhostWidthPlan& ghost_width);
 
 /// "heat2d:cuda", "heat2d:host", with ":ghost_width/<dims>" when the exchange width is tuned and
 /// ":transport" when the halo transport is.
@@ -53,13 +47,13 @@ std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const m
 
 using HeatTuningResult = autotune::OnlineTuningResult;
 
-/// Tunes `solver` (fields allocated with max(widths) ghost layers) for the rest of the run and
-/// leaves it set to the choice. Takes at most `max_steps` steps (nullopt: as many as the search
+/// Tunes `solver` (fields allocated with ghost_width.capacity() ghost layers) for the rest of the run
+/// and leaves it set to the choice. Takes at most `max_steps` steps (nullopt: as many as the search
 /// needs, as gridflow tune). Collective over the decomposition's communicator. `remeasure`: ignore
 /// a cache entry and store the new measurement.
 template <class T>
 HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, const mesh::Decomposition<2>& decomposition,
-                           mesh::MemorySpace space, StreamHandle stream, const std::vector<int>& widths,
+                           mesh::MemorySpace space, StreamHandle stream, const GhostWidthPlan& ghost_width,
                            std::optional<std::int64_t> max_steps, bool remeasure = false);
 
 }  // namespace gridflow::solver

@@ -32,13 +32,13 @@ JacobiIteration<T>::JacobiIteration(const PoissonContext& context, mesh::Field<T
 
 template <class T>
 void JacobiIteration<T>::set_tunables(const JacobiTunables& tunables) {
-  if (tunables.exchange_width < 1 || tunables.exchange_width > m_u_in.ghost_width())
-    throw Error("Jacobi solver: exchange width " + std::to_string(tunables.exchange_width) + " is outside 1.." +
-                std::to_string(m_u_in.ghost_width()) + ", the ghost width the fields were allocated with");
+  const auto& d = m_context.decomposition;
+  check_deep_halo("Jacobi solver", tunables, m_u_in.ghost_width(), m_u_in.space(), d.size());
   if (!tunables.cuda.valid()) throw Error("Jacobi solver: invalid CUDA parameters");
-  if (tunables.transport == halo::Transport::nccl && m_u_in.space() != mesh::MemorySpace::device)
-    throw Error("Jacobi solver: the nccl halo transport needs device fields");
+  if (tunables.fused_steps != 1)
+    throw Error("Jacobi solver: " + std::to_string(tunables.fused_steps) + " fused sweeps: every launch takes one");
   m_halos.set_transport(tunables.transport);
+  m_halos.prepare(*m_u, tunables.ghost_width);  // outside the sweeps, which the tuner times
   m_tunables = tunables;
 }
 
@@ -54,8 +54,8 @@ std::int64_t JacobiIteration<T>::advance(std::int64_t count) {
   while (m_done < end && !m_report.converged) {
     // A cycle ends on the next check, so the checking sweep is a reach-0 sweep.
     const std::int64_t next_check = (m_done / every + 1) * every;
-    const std::int64_t cycle = std::min<std::int64_t>({m_tunables.exchange_width, end - m_done, next_check - m_done});
-    m_halos.exchange(*m_u, m_tunables.exchange_width);
+    const std::int64_t cycle = std::min<std::int64_t>({m_tunables.ghost_width, end - m_done, next_check - m_done});
+    m_halos.exchange(*m_u, m_tunables.ghost_width);
     for (std::int64_t q = 0; q < cycle; ++q) {
       const std::int64_t reach = several ? cycle - 1 - q : 0;
       const auto update = d.owned().grow(reach).intersect(grid.interior());
@@ -84,7 +84,7 @@ SolveReport JacobiIteration<T>::finish() {
   const auto& d = m_context.decomposition;
   if (m_u != &m_u_in) m_u_in.copy_from(*m_u);  // both are on the same device: a device-to-device copy
   // The residual of what is returned, exactly.
-  m_halos.exchange(m_u_in, m_tunables.exchange_width);
+  m_halos.exchange(m_u_in, m_tunables.ghost_width);
   const auto owned_interior = d.owned().intersect(d.grid().interior());
   const double sum = kernels::stencil::residual_norm_squared(m_u_in, m_f, owned_interior, m_k, m_context.stream);
   m_report.relative_residual = global_norm(sum, d.comm()) / m_b_norm;
@@ -92,6 +92,17 @@ SolveReport JacobiIteration<T>::finish() {
   m_report.iterations = m_done;
   m_report.seconds = MPI_Wtime() - m_start;
   return m_report;
+}
+
+template <class T>
+void JacobiIteration<T>::mark_tuning_end() {
+  m_tuning_end.emplace(m_tunables.ghost_width, exchanges_by_width());
+}
+
+template <class T>
+std::optional<GhostWidthUse> JacobiIteration<T>::ghost_width_use() const {
+  if (!m_tuning_end) return std::nullopt;
+  return solver::ghost_width_use(m_tuning_end->first, m_tuning_end->second, exchanges_by_width());
 }
 
 template class JacobiIteration<float>;

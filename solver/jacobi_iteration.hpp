@@ -12,30 +12,31 @@
 // shape (see JacobiTunables).
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "halo/transport.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "halo/halo_exchange_set.hpp"
+#include "solver/deep_halo.hpp"
 #include "solver/poisson_solver.hpp"
 
 namespace gridflow::solver {
 
-/// What may change between two sweeps without changing the iterates: every launch shape computes
-/// each point with jacobi_point, every width recomputes the same overlap values, and every
-/// transport delivers the same ghost values. The fused residual is summed per CUDA block, so on
+/// What may change between two sweeps without changing the iterates (deep_halo.hpp says why). Every
+/// launch takes one sweep: fused_steps stays 1. The fused residual is summed per CUDA block, so on
 /// device fields its last bits follow the launch shape (and the order the blocks finish in); on
 /// host fields it does not depend on either.
-struct JacobiTunables {
-  kernels::stencil::JacobiCudaParams cuda;  ///< launch shape of the CUDA sweeps (device fields)
-  int exchange_width = 1;                   ///< ghost layers exchanged = sweeps per exchange at most
-  halo::Transport transport = halo::Transport::mpi;  ///< how the exchanges travel (several ranks)
-};
+using JacobiTunables = DeepHaloTunables<kernels::stencil::JacobiCudaParams>;
 
 /// What an untuned solve sweeps with: the default launch shape, halo.width sweeps per exchange,
 /// the context's transport.
 inline JacobiTunables default_jacobi_tunables(const PoissonContext& context) {
-  return {{}, context.config.run.halo_width, context.transport};
+  JacobiTunables t;
+  t.ghost_width = context.config.run.halo_width;
+  t.transport = context.transport;
+  return t;
 }
 
 template <class T>
@@ -57,10 +58,16 @@ class JacobiIteration final : public PoissonSolve<T> {
   std::int64_t check_every() const override { return m_context.config.check_every; }
   const std::vector<ResidualRecord>& history() const override { return m_report.history; }
   const mesh::Field<T, 3>& iterate() const override { return *m_u; }
+  /// Ghost exchanges made so far, by width (none on one rank).
+  const halo::ExchangeTally& exchanges_by_width() const { return m_halos.exchanges_by_width(); }
+  /// Records that the on-line tuning (if any) has ended: from here on the sweeps run with its
+  /// choice, and ghost_width_use() reports the exchanges made since.
+  void mark_tuning_end();
+  std::optional<GhostWidthUse> ghost_width_use() const override;
 
-  /// Applies to the sweeps that follow. Throws Error for a width outside 1..ghost width of the
-  /// fields, invalid CUDA parameters, or NCCL on host fields. A width and transport's exchange is
-  /// set up (collectively) on first use.
+  /// Applies to the sweeps that follow. Throws Error for what check_deep_halo refuses, invalid CUDA
+  /// parameters, or fused sweeps. Collective the first time a width and transport are used
+  /// together: their exchange is set up then.
   void set_tunables(const JacobiTunables& tunables);
   const JacobiTunables& tunables() const { return m_tunables; }
 
@@ -79,10 +86,11 @@ class JacobiIteration final : public PoissonSolve<T> {
   mesh::Field<T, 3> m_other;  ///< the second iterate buffer; m_u and m_v swap between the two
   mesh::Field<T, 3>* m_u;
   mesh::Field<T, 3>* m_v;
-  halo::HaloExchangeSet<T> m_halos;
+  halo::HaloExchangeSet<T, 3> m_halos;
   double m_start;
   std::int64_t m_done = 0;
   SolveReport m_report;
+  std::optional<std::pair<int, halo::ExchangeTally>> m_tuning_end;  ///< chosen width, exchanges then
 };
 
 extern template class JacobiIteration<float>;

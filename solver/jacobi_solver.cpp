@@ -14,9 +14,10 @@ std::unique_ptr<PoissonSolve<T>> JacobiSolver<T>::start(mesh::Field<T, 3>& u, co
   auto iteration =
       std::make_unique<JacobiIteration<T>>(m_context, u, f, b_norm, std::move(progress), default_jacobi_tunables(m_context));
   if (m_tuning) {
-    const auto result = tune_jacobi(*iteration, m_context, m_tuning->widths, jacobi_tuning_sweeps(m_context.config));
+    const auto result = tune_jacobi(*iteration, m_context, m_tuning->ghost_width, jacobi_tuning_sweeps(m_context.config));
     if (m_tuning->on_tuned) m_tuning->on_tuned(result);
   }
+  iteration->mark_tuning_end();
   m_tunables = iteration->tunables();  // the tuning's choice, kept for the rest of the solve
   return iteration;
 }

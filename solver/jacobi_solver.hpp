@@ -6,7 +6,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "solver/jacobi_iteration.hpp"
 #include "solver/jacobi_tuning.hpp"
@@ -15,7 +14,7 @@
 namespace gridflow::solver {
 
 struct JacobiOnlineTuning {
-  std::vector<int> widths;  ///< exchange widths to try (jacobi_exchange_widths); see with_jacobi_ghosts
+  GhostWidthPlan ghost_width;  ///< plan_jacobi_ghost_width: the fields need its capacity() ghost layers
   std::function<void(const autotune::OnlineTuningResult&)> on_tuned;  ///< told on every rank when the tuning phase ends
 };
 

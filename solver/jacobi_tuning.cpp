@@ -4,27 +4,22 @@
 #include <cmath>
 
 #include "mesh/check.hpp"
-#include "autotune/exchange_widths.hpp"
+#include "autotune/ghost_width_tuning.hpp"
 #include "autotune/kernel_spaces.hpp"
 #include "autotune/transport_tuning.hpp"
+#include "solver/deep_halo_steps.hpp"
 
 namespace gridflow::solver {
 
-std::vector<int> jacobi_exchange_widths(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition) {
-  return autotune::exchange_widths(config.run.tuning, config.run.halo_width_given, decomposition, config.check_every);
+GhostWidthPlan plan_jacobi_ghost_width(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition) {
+  return plan_ghost_width(config.run, decomposition, config.check_every);
 }
 
-PoissonConfig with_jacobi_ghosts(const PoissonConfig& config, const std::vector<int>& widths) {
-  PoissonConfig wider = config;
-  for (const int w : widths) wider.run.halo_width = std::max(wider.run.halo_width, w);
-  return wider;
-}
-
-autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const std::vector<int>& widths,
-                                   int default_width, bool tunes_transport, halo::Transport transport) {
+autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const GhostWidthPlan& ghost_width,
+                                   bool tunes_transport, halo::Transport transport) {
   autotune::SearchSpace s =
       space == mesh::MemorySpace::device ? autotune::jacobi_cuda_space(value_bytes) : autotune::SearchSpace{};
-  autotune::add_exchange_width(s, widths, default_width);
+  autotune::add_ghost_width(s, ghost_width.candidates, ghost_width.requested);
   autotune::add_halo_transport(s, tunes_transport, transport);
   return s;
 }
@@ -57,14 +52,14 @@ std::int64_t jacobi_tuning_sweeps(const PoissonConfig& config) {
 
 template <class T>
 autotune::OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const PoissonContext& context,
-                               const std::vector<int>& widths, std::optional<std::int64_t> max_sweeps, bool remeasure) {
+                               const GhostWidthPlan& ghost_width, std::optional<std::int64_t> max_sweeps, bool remeasure) {
   const auto& config = context.config;
   const auto& decomposition = context.decomposition;
   const bool transports =
       autotune::halo_transport_is_tuned(config.run.halo_transport, context.space, iteration.tunables().transport, decomposition.size());
   const autotune::SearchSpace search_space =
-      jacobi_space(context.space, sizeof(T), widths, config.run.halo_width, transports, iteration.tunables().transport);
-  const std::string kernel = jacobi_kernel_label(context.space, widths.size() >= 2, decomposition, transports);
+      jacobi_space(context.space, sizeof(T), ghost_width, transports, iteration.tunables().transport);
+  const std::string kernel = jacobi_kernel_label(context.space, ghost_width.tuned(), decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,
             autotune::nothing_to_tune(config.run.tuning.mode == autotune::TuningMode::off && !remeasure,
@@ -79,13 +74,13 @@ autotune::OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const Po
   setup.max_steps = max_sweeps;
   setup.probe_steps = config.check_every;
   setup.run_multiple = config.check_every;
-  autotune::SolverSteps sweeps(iteration, autotune::jacobi_cuda_params);
+  DeepHaloSteps sweeps(iteration, autotune::jacobi_cuda_params);
   return autotune::tune_online(sweeps, search_space, setup);
 }
 
-template autotune::OnlineTuningResult tune_jacobi<float>(JacobiIteration<float>&, const PoissonContext&, const std::vector<int>&,
-                                               std::optional<std::int64_t>, bool);
+template autotune::OnlineTuningResult tune_jacobi<float>(JacobiIteration<float>&, const PoissonContext&,
+                                                         const GhostWidthPlan&, std::optional<std::int64_t>, bool);
 template autotune::OnlineTuningResult tune_jacobi<double>(JacobiIteration<double>&, const PoissonContext&,
-                                                const std::vector<int>&, std::optional<std::int64_t>, bool);
+                                                          const GhostWidthPlan&, std::optional<std::int64_t>, bool);
 
 }  // namespace gridflow::solver

@@ -51,7 +51,7 @@ class MultigridLevel {
   kernels::stencil::PoissonCoefficients<T> m_k;
   mesh::Box<3> m_updated;
   mesh::MemorySpace m_space;
-  halo::HaloExchangeSet<T> m_halo;
+  halo::HaloExchangeSet<T, 3> m_halo;
   std::unique_ptr<mesh::Field<T, 3>> m_u, m_f, m_r, m_scratch;
 };
 

@@ -18,11 +18,11 @@ double global_norm(double local_sum_of_squares, MPI_Comm comm) {
 
 template <class T>
 PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition,
-                                  mesh::MemorySpace space, StreamHandle stream)
+                                  mesh::MemorySpace space, StreamHandle stream, int ghost_layers)
     : m_decomposition(decomposition) {
   const auto& grid = decomposition.grid();
   m_k = kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
-  const int g = config.run.halo_width;
+  const int g = ghost_layers;
   m_u = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "u");
   m_f = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "f");
 

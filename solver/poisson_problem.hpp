@@ -14,9 +14,11 @@ namespace gridflow::solver {
 template <class T>
 class PoissonProblem {
  public:
-  /// Collective (||b|| is a global norm).
+  /// Collective (||b|| is a global norm). The fields get `ghost_layers` ghost layers: halo.width,
+  /// or for a Jacobi solve that tunes its ghost width, the widest candidate
+  /// (plan_jacobi_ghost_width(...).capacity()).
   PoissonProblem(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space,
-                 StreamHandle stream);
+                 StreamHandle stream, int ghost_layers);
 
   mesh::Field<T, 3>& u() { return *m_u; }
   const mesh::Field<T, 3>& f() const { return *m_f; }

@@ -11,12 +11,14 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "halo/transport.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
+#include "solver/deep_halo.hpp"
 #include "solver/poisson3d_config.hpp"
 
 namespace gridflow::solver {
@@ -71,6 +73,9 @@ class PoissonSolve {
   /// Leaves the last iterate in the u the solve was started on and reports. Call once, after the
   /// last advance(). Collective.
   virtual SolveReport finish() = 0;
+  /// Deep-halo solvers: the ghost width their tuning chose and the one their exchanges used since
+  /// (what a run reports as the width that ran); nullopt for the others.
+  virtual std::optional<GhostWidthUse> ghost_width_use() const { return std::nullopt; }
 };
 
 template <class T>

@@ -17,8 +17,9 @@ struct RunOptions {
   std::string device = "auto";        ///< "cpu", "gpu" or "auto"
   std::array<int, 3> decomposition{}; ///< ranks per axis; 0 = chosen by MPI_Dims_create
   bool device_sharing = false;        ///< allow more ranks than GPUs on a node
-  int halo_width = 1;                 ///< ghost layers; steps between exchanges = width / stencil radius
-  bool halo_width_given = false;      ///< set in the deck: the tuner leaves it alone
+  int halo_width = 1;                 ///< halo.width, or its default; solver::plan_ghost_width says what
+                                      ///< a deep-halo run makes of it
+  bool halo_width_given = false;      ///< set in the deck: the tuner leaves the ghost width alone
   halo::TransportChoice halo_transport = halo::TransportChoice::automatic;
   std::string output_dir = "output";
   std::string output_name;            ///< file prefix; defaults to the problem name

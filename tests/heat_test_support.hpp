@@ -23,19 +23,23 @@ inline solver::HeatConfig heat_config(const std::string& deck_text, const std::v
   return config;
 }
 
-/// Runs `config` over `comm` in `space` (the CUDA kernels with `cuda` for device fields) and
-/// returns the whole final field (points 0..n) on every rank, row-major (j * (n0 + 1) + i).
+/// Runs `config` over `comm` in `space` (the CUDA kernels with `cuda`, `fused_steps` per launch,
+/// for device fields) and returns the whole final field (points 0..n) on every rank, row-major
+/// (j * (n0 + 1) + i).
 template <class T>
 std::vector<T> run_heat_gathered(const solver::HeatConfig& config, MPI_Comm comm,
                                  mesh::MemorySpace space = mesh::MemorySpace::host,
                                  halo::Transport transport = halo::Transport::mpi,
-                                 const kernels::stencil::HeatCudaParams& cuda = {}) {
+                                 const kernels::stencil::HeatCudaParams& cuda = {}, int fused_steps = 1) {
   const mesh::Decomposition<2> decomposition(config.grid, comm,
                                              {config.run.decomposition[0], config.run.decomposition[1]},
                                              config.run.halo_width);
   std::optional<mesh::Stream> stream;
   if (space == mesh::MemorySpace::device) stream.emplace();
   solver::HeatSolver<T> solver(config, decomposition, space, stream ? stream->get() : nullptr, transport, cuda);
+  auto tunables = solver.tunables();
+  tunables.fused_steps = fused_steps;
+  solver.set_tunables(tunables);
   solver.advance(config.steps);
   return gather_owned(solver.solution(), decomposition.owned(), config.grid.points(), comm, stream ? stream->get() : nullptr);
 }

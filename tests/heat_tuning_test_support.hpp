@@ -29,10 +29,9 @@ TunedHeatRun<T> run_heat_tuned(const solver::HeatConfig& config, MPI_Comm comm, 
   std::optional<mesh::Stream> stream;
   if (space == mesh::MemorySpace::device) stream.emplace();
   const StreamHandle s = stream ? stream->get() : nullptr;
-  const auto widths = solver::heat_exchange_widths(config.run, decomposition);
-  const int capacity = std::max(config.run.halo_width, widths.empty() ? 1 : widths.back());
-  solver::HeatSolver<T> solver(config, decomposition, space, s, halo::Transport::mpi, {}, capacity);
-  TunedHeatRun<T> run{solver::tune_heat(solver, config, decomposition, space, s, widths, config.steps), {}};
+  const auto ghost_width = solver::plan_ghost_width(config.run, decomposition);
+  solver::HeatSolver<T> solver(config, decomposition, space, s, halo::Transport::mpi, {}, ghost_width.capacity());
+  TunedHeatRun<T> run{solver::tune_heat(solver, config, decomposition, space, s, ghost_width, config.steps), {}};
   solver.advance(config.steps - solver.step());
   run.field = gather_owned(solver.solution(), decomposition.owned(), config.grid.points(), comm, s);
   return run;

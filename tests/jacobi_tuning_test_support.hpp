@@ -31,14 +31,15 @@ TunedJacobiSolve<T> solve_jacobi_tuned(const solver::PoissonConfig& config, MPI_
   const auto& dims = config.run.decomposition;
   // The split does not depend on the ghost width: this decomposition owns what the solve's will.
   const mesh::Decomposition<3> split(config.grid, comm, {dims[0], dims[1], dims[2]}, config.run.halo_width);
-  const auto widths = solver::jacobi_exchange_widths(config, split);
-  const solver::PoissonConfig fields = solver::with_jacobi_ghosts(config, widths);
+  const auto ghost_width = solver::plan_jacobi_ghost_width(config, split);
   TunedJacobiSolve<T> out;
-  out.solve = solve_gathered_with<T>(fields, comm, space, transport, [&](const solver::PoissonContext& c) {
-    const solver::PoissonContext deck_context{config, c.decomposition, c.space, c.stream, c.transport};
-    return std::make_unique<solver::JacobiSolver<T>>(
-        deck_context, solver::JacobiOnlineTuning{widths, [&](const autotune::OnlineTuningResult& r) { out.tuning = r; }});
-  });
+  out.solve = solve_gathered_with<T>(
+      config, comm, space, transport,
+      [&](const solver::PoissonContext& c) {
+        return std::make_unique<solver::JacobiSolver<T>>(
+            c, solver::JacobiOnlineTuning{ghost_width, [&](const autotune::OnlineTuningResult& r) { out.tuning = r; }});
+      },
+      ghost_width.capacity());
   return out;
 }
 

@@ -31,17 +31,18 @@ struct PoissonResult {
 };
 
 /// Solves `config` over `comm` with the solver make(context) returns (a unique_ptr to a
-/// PoissonSolver<T>) and gathers u on every rank.
+/// PoissonSolver<T>), on fields with `ghost_layers` ghost layers (0: halo.width), and gathers u
+/// on every rank.
 template <class T, class MakeSolver>
 PoissonResult<T> solve_gathered_with(const solver::PoissonConfig& config, MPI_Comm comm, mesh::MemorySpace space,
-                                     halo::Transport transport, MakeSolver&& make) {
+                                     halo::Transport transport, MakeSolver&& make, int ghost_layers = 0) {
   const mesh::Decomposition<3> d(config.grid, comm,
                                  {config.run.decomposition[0], config.run.decomposition[1], config.run.decomposition[2]},
                                  config.run.halo_width);
   std::optional<mesh::Stream> stream;
   if (space == mesh::MemorySpace::device) stream.emplace();
   const StreamHandle s = stream ? stream->get() : nullptr;
-  solver::PoissonProblem<T> problem(config, d, space, s);
+  solver::PoissonProblem<T> problem(config, d, space, s, ghost_layers > 0 ? ghost_layers : config.run.halo_width);
   const solver::PoissonContext context{config, d, space, s, transport};
   auto solver = make(context);
   PoissonResult<T> result;

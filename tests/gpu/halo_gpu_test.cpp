@@ -11,6 +11,7 @@
 #include "gpu_test_support.hpp"
 #include "halo/gpu_binding.hpp"
 #include "halo/halo_exchange.hpp"
+#include "halo/halo_exchange_set.hpp"
 #include "halo/nccl_comm.hpp"
 #include "halo/transport.hpp"
 #include "mesh/decomposition.hpp"
@@ -117,6 +118,39 @@ TYPED_TEST(HaloGpuTest, BeginFinishOverlapsOtherStreamWorkAndExchanges) {
     const Mismatches mb = check(host, grid, 1, 1);
     EXPECT_EQ(mb.count, 0) << to_string(transport) << " field b rank " << decomp.rank() << ":" << mb.first;
   }
+}
+
+TYPED_TEST(HaloGpuTest, OneSetSwitchesWidthsAndTransportsBetweenExchanges) {
+  GRIDFLOW_REQUIRE_GPU();
+  using T = typename TypeParam::value_type;
+  constexpr int Dim = TypeParam::dim;
+  const auto transports = bind_and_list_transports();
+  const mesh::Grid<Dim> grid = uneven_grid<Dim>(world_size());
+  const mesh::Decomposition<Dim> decomp(grid, MPI_COMM_WORLD, {}, max_width);
+  mesh::Stream stream;
+  mesh::Field<T, Dim> host(decomp.owned(), max_width, mesh::MemorySpace::host, "u_host");
+  mesh::Field<T, Dim> device(decomp.owned(), max_width, mesh::MemorySpace::device, "u");
+  // As the on-line tuner drives a solver's set: every transport at every width, in turn, through
+  // one set (whose NCCL exchanges share one communicator), split into begin and finish.
+  HaloExchangeSet<T, Dim> set(decomp, Transport::mpi, stream.get());
+  ExchangeTally expected;
+  int round = 0;
+  for (const int w : {1, max_width, 2, 1})
+    for (const Transport transport : transports) {
+      set.set_transport(transport);
+      fill(host, round);
+      upload(device, host);
+      set.begin(device, w);
+      set.finish(device);
+      if (world_size() > 1) ++expected[w];
+      mesh::synchronize(stream.get());
+      host.copy_from(device);
+      const Mismatches m = check(host, grid, w, round);
+      EXPECT_EQ(m.count, 0) << to_string(transport) << " width " << w << " round " << round << " rank " << decomp.rank()
+                            << ":" << m.first;
+      ++round;
+    }
+  EXPECT_EQ(set.exchanges_by_width(), expected);
 }
 
 TEST(HaloGpuTransport, NcclIsRefusedForHostFieldsAndAutoPicksADeviceTransport) {

@@ -56,9 +56,10 @@ void expect_space_matches_oracle(const mesh::Box<2>& owned, int ghost, const mes
   int tried = 0;
   for (const auto& config : autotune::heat_cuda_space(sizeof(T)).enumerate()) {
     const auto p = autotune::heat_cuda_params(config);
-    if (p.fused_steps == 1) continue;
-    for (const int steps : {p.fused_steps, 3}) {
-      if (steps > p.fused_steps) continue;
+    const int fused = config.at("fused_steps");
+    if (fused == 1) continue;
+    for (const int steps : {fused, 3}) {
+      if (steps > fused) continue;
       const auto update = whole_grid ? active : g.grow(-steps - shrink).intersect(active);
       ++tried;
       expect.copy_from(before);
@@ -104,9 +105,8 @@ TYPED_TEST(HeatFusedGpu, SolverWithFusedStepsMatchesTheHostRunBitwise) {
     const auto host = gridflow::testing::run_heat_gathered<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::host);
     kernels::stencil::HeatCudaParams cuda;
     cuda.block_y = 4;
-    cuda.fused_steps = fused;
-    const auto device =
-        gridflow::testing::run_heat_gathered<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::device, halo::Transport::mpi, cuda);
+    const auto device = gridflow::testing::run_heat_gathered<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::device,
+                                                                halo::Transport::mpi, cuda, fused);
     ASSERT_EQ(host.size(), device.size());
     std::size_t differ = 0;
     for (std::size_t k = 0; k < host.size(); ++k) differ += host[k] != device[k];
@@ -127,19 +127,20 @@ TYPED_TEST(HeatFusedGpu, FusedStepsAreRefusedWhereTheyCannotBeExact) {
   const mesh::Decomposition<2> d(moving.grid, MPI_COMM_WORLD, {0, 0}, 2);
   solver::HeatSolver<T> solver(moving, d, mesh::MemorySpace::device, stream.get(), halo::Transport::mpi, {}, 2);
   auto t = solver.tunables();
-  t.cuda.fused_steps = 2;
+  t.fused_steps = 2;
   EXPECT_THROW(solver.set_tunables(t), Error) << "boundary values move between the fused steps";
 
   const auto still = gridflow::testing::heat_config(still_deck, {precision_of(sizeof(T))});
   const mesh::Decomposition<2> e(still.grid, MPI_COMM_WORLD, {0, 0}, 2);
   solver::HeatSolver<T> fixed(still, e, mesh::MemorySpace::device, stream.get(), halo::Transport::mpi, {}, 2);
   t = fixed.tunables();
-  t.cuda.fused_steps = 4;
-  t.exchange_width = 2;
+  t.fused_steps = 4;
+  t.ghost_width = 2;
   if (ranks > 1) EXPECT_THROW(fixed.set_tunables(t), Error) << "ghosts valid 2 steps deep";
   else EXPECT_NO_THROW(fixed.set_tunables(t));
-  t.cuda = {256, 4, 8, 8};  // a 256 x 48 tile, twice: over the shared memory of a launch
-  t.exchange_width = 2;
+  t.cuda = {256, 4, 8};  // fused 8 deep, a 256 x 48 tile, twice: over the shared memory of a launch
+  t.fused_steps = 8;
+  t.ghost_width = 2;
   if (ranks == 1) {
     EXPECT_THROW(fixed.set_tunables(t), Error);
   }
@@ -147,7 +148,7 @@ TYPED_TEST(HeatFusedGpu, FusedStepsAreRefusedWhereTheyCannotBeExact) {
   // A direct call asking for more steps than a 32-wide block has columns beyond its rims.
   const mesh::Box<2> box{{0, 0}, {40, 40}};
   mesh::Field<T, 2> in(box, 1, mesh::MemorySpace::device), out(box, 1, mesh::MemorySpace::device);
-  const kernels::stencil::HeatCudaParams narrow{32, 2, 4, 8};
+  const kernels::stencil::HeatCudaParams narrow{32, 2, 4};
   EXPECT_THROW(kernels::stencil::heat_steps(in, out, box.grow(-1), box.grow(-1), 16, {T(0.1), T(0.1)}, narrow), Error);
 }
 
@@ -163,9 +164,10 @@ TYPED_TEST(HeatFusedGpu, SwitchingFusedStepsBetweenAdvancesChangesNoBit) {
   steady.advance(610);
   for (int k = 0; k < 12; ++k) {  // as the on-line tuner does: launch shape, fused steps and width change
     auto t = switching.tunables();
-    t.exchange_width = k % 2 ? 8 : 4;
-    t.cuda = kernels::stencil::HeatCudaParams{k % 3 ? 64 : 128, 2, k % 2 ? 4 : 2, 1 << (k % 4)};
-    ASSERT_TRUE(t.cuda.fits_shared_memory(sizeof(T))) << t.cuda;
+    t.ghost_width = k % 2 ? 8 : 4;
+    t.cuda = kernels::stencil::HeatCudaParams{k % 3 ? 64 : 128, 2, k % 2 ? 4 : 2};
+    t.fused_steps = 1 << (k % 4);
+    ASSERT_TRUE(t.cuda.fits_shared_memory(t.fused_steps, sizeof(T))) << t.cuda << " fused " << t.fused_steps;
     switching.set_tunables(t);
     switching.advance(k == 11 ? 60 : 50);
   }

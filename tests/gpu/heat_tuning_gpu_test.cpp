@@ -71,7 +71,7 @@ TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
   const auto config = gridflow::testing::heat_config(deck, {sizeof(T) == 4 ? "precision=float" : "precision=double", "tuning.mode=off"});
   EXPECT_TRUE(autotune::halo_transport_is_tuned(config.run.halo_transport, device, halo::Transport::nccl, ranks));
   solver::HeatSpaceOptions options;
-  options.widths = {1, 2};
+  options.ghost_width.candidates = {1, 2};
   options.tunes_transport = true;
   options.transport = halo::Transport::nccl;
   EXPECT_TRUE(solver::heat_space(device, options).default_configuration().at("nccl"));
@@ -83,7 +83,7 @@ TYPED_TEST(HeatTuningGpu, SwitchingTheHaloTransportBetweenStepsChangesNoBit) {
   for (int k = 0; k < 12; ++k) {
     auto t = switching.tunables();
     t.transport = k % 2 ? halo::Transport::mpi : halo::Transport::nccl;
-    t.exchange_width = k % 3 == 0 ? 2 : 1;
+    t.ghost_width = k % 3 == 0 ? 2 : 1;
     switching.set_tunables(t);
     switching.advance(50);
   }

@@ -90,7 +90,7 @@ class SwitchingJacobi final : public gridflow::solver::PoissonSolver<T> {
     for (int k = 0; !iteration->finished(); ++k) {
       auto t = iteration->tunables();
       t.transport = k % 2 ? Transport::mpi : Transport::nccl;
-      t.exchange_width = k % 3 == 0 ? 2 : 1;
+      t.ghost_width = k % 3 == 0 ? 2 : 1;
       iteration->set_tunables(t);
       iteration->advance(40);
     }

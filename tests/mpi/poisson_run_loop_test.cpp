@@ -43,7 +43,7 @@ struct LoopRun {
 
 LoopRun run_in_loop(const solver::PoissonConfig& config, std::int64_t stop_at) {
   const gridflow::mesh::Decomposition<3> d(config.grid, MPI_COMM_WORLD, {0, 0, 0}, config.run.halo_width);
-  solver::PoissonProblem<double> problem(config, d, MemorySpace::host, nullptr);
+  solver::PoissonProblem<double> problem(config, d, MemorySpace::host, nullptr, config.run.halo_width);
   const solver::PoissonContext context{config, d, MemorySpace::host, nullptr, gridflow::halo::Transport::mpi};
   const auto poisson = solver::make_poisson_solver<double>(context);
   app::PoissonStepping<double> stepping(poisson->start(problem.u(), problem.f(), problem.b_norm(), {}), problem.u(), nullptr,

@@ -29,7 +29,7 @@ struct SteppedSolve {
 
 SteppedSolve solve_in_chunks(const solver::PoissonConfig& config, std::int64_t chunk) {
   const gridflow::mesh::Decomposition<3> d(config.grid, MPI_COMM_WORLD, {0, 0, 0}, config.run.halo_width);
-  solver::PoissonProblem<double> problem(config, d, MemorySpace::host, nullptr);
+  solver::PoissonProblem<double> problem(config, d, MemorySpace::host, nullptr, config.run.halo_width);
   const solver::PoissonContext context{config, d, MemorySpace::host, nullptr, gridflow::halo::Transport::mpi};
   const auto poisson = solver::make_poisson_solver<double>(context);
   const auto solve = poisson->start(problem.u(), problem.f(), problem.b_norm(), {});

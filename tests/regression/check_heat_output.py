@@ -23,8 +23,8 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 
-INFO_KEYS = ["step", "time", "dt", "wall_time", "grid_points", "spacing", "origin", "ghost_width",
-             "precision", "ranks", "code_version"]
+INFO_KEYS = ["step", "time", "dt", "wall_time", "grid_points", "spacing", "origin", "precision", "ranks",
+             "code_version", "halo.width.requested", "halo.width.allocated"]
 
 
 def fail(message):

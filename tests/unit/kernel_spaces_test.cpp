@@ -58,9 +58,9 @@ TEST(KernelSpaces, HeatDefaultIsTheStructDefaultAndRoundTrips) {
   EXPECT_EQ(d.block_x, expected.block_x);
   EXPECT_EQ(d.block_y, expected.block_y);
   EXPECT_EQ(d.cells_per_thread, expected.cells_per_thread);
-  EXPECT_EQ(d.fused_steps, expected.fused_steps);
+  EXPECT_EQ(space.default_configuration().at("fused_steps"), 1) << "one step per launch is legal everywhere";
   for (const auto& c : space.enumerate()) {
-    Configuration back;
+    Configuration back{{"fused_steps", c.at("fused_steps")}};  // the solver's, not the launch shape's
     gridflow::autotune::set_heat_cuda_params(back, gridflow::autotune::heat_cuda_params(c));
     EXPECT_EQ(back, c);
     EXPECT_TRUE(gridflow::autotune::heat_cuda_params(c).valid()) << c;
@@ -91,7 +91,8 @@ TEST(KernelSpaces, NoIllegalConfigurationReachesTheKernel) {
   const auto jacobi = gridflow::autotune::jacobi_cuda_space(sizeof(double));
   auto heat_legal = [](const Configuration& c) {
     const auto p = gridflow::autotune::heat_cuda_params(c);
-    return p.valid() && (p.fused_steps == 1 || p.fused_shared_bytes(p.fused_steps, sizeof(double)) <= 48u * 1024u);
+    const int fused = c.at("fused_steps");
+    return p.valid() && (fused == 1 || p.fused_shared_bytes(fused, sizeof(double)) <= 48u * 1024u);
   };
   auto jacobi_legal = [](const Configuration& c) {
     const auto p = gridflow::autotune::jacobi_cuda_params(c);
@@ -123,17 +124,19 @@ TEST(KernelSpaces, HeatFusedStepsRespectSharedMemoryTheCapAndTheGhostWidth) {
     std::size_t fused = 0;
     for (const auto& c : gridflow::autotune::heat_cuda_space(bytes).enumerate()) {
       const auto p = gridflow::autotune::heat_cuda_params(c);
-      if (p.fused_steps == 1) continue;
+      const int k = c.at("fused_steps");
+      if (k == 1) continue;
       ++fused;
       // two tiles of block_x x (block_y cells_per_thread + 2k) values
-      const std::size_t tile = p.block_x * (p.block_y * p.cells_per_thread + 2 * p.fused_steps);
+      const std::size_t tile = p.block_x * (p.block_y * p.cells_per_thread + 2 * k);
       EXPECT_LE(2 * tile * bytes, HeatCudaParams::max_shared_bytes) << c;
     }
     EXPECT_GT(fused, 50u);
   }
   // a 256 x 32 tile fused 8 deep: 2 * 256 * 48 doubles, over the limit
-  EXPECT_FALSE((HeatCudaParams{256, 4, 8, 8}.fits_shared_memory(sizeof(double))));
-  EXPECT_TRUE((HeatCudaParams{256, 4, 8, 1}.fits_shared_memory(sizeof(double))));  // one step: no tile
+  EXPECT_FALSE((HeatCudaParams{256, 4, 8}.fits_shared_memory(8, sizeof(double))));
+  EXPECT_TRUE((HeatCudaParams{256, 4, 8}.fits_shared_memory(1, sizeof(double))));  // one step: no tile
+  EXPECT_FALSE((HeatCudaParams{32, 1, 1}.fits_shared_memory(16, sizeof(float)))) << "a tile no wider than its rims";
 
   for (const auto& c : gridflow::autotune::heat_cuda_space(sizeof(float), 2).enumerate())
     EXPECT_LE(c.at("fused_steps"), 2) << c;
@@ -141,7 +144,7 @@ TEST(KernelSpaces, HeatFusedStepsRespectSharedMemoryTheCapAndTheGhostWidth) {
 
   gridflow::solver::HeatSpaceOptions options;
   options.value_bytes = sizeof(float);
-  options.widths = {1, 2, 4};
+  options.ghost_width.candidates = {1, 2, 4};
   std::size_t deep = 0;
   for (const auto& c : gridflow::solver::heat_space(gridflow::mesh::MemorySpace::device, options).enumerate()) {
     EXPECT_LE(c.at("fused_steps"), c.at("ghost_width")) << c;

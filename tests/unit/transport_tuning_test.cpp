@@ -44,10 +44,11 @@ TEST(TransportTuning, AConfigurationNamesItsTransport) {
 
 TEST(JacobiTransportTuning, TheSpaceAndLabelNameTheTransport) {
   using gridflow::solver::jacobi_space;
-  const auto plain = jacobi_space(MemorySpace::device, sizeof(double), {1, 2}, 1);
-  const auto tuned = jacobi_space(MemorySpace::device, sizeof(double), {1, 2}, 1, true, Transport::nccl);
+  const gridflow::solver::GhostWidthPlan tuned_width{1, {1, 2}}, fixed_width{1, {}};
+  const auto plain = jacobi_space(MemorySpace::device, sizeof(double), tuned_width);
+  const auto tuned = jacobi_space(MemorySpace::device, sizeof(double), tuned_width, true, Transport::nccl);
   EXPECT_FALSE(plain.default_configuration().has("nccl"));
   EXPECT_EQ(tuned.default_configuration().at("nccl"), 1);
   EXPECT_EQ(tuned.enumerate().size(), 2 * plain.enumerate().size());
-  EXPECT_EQ(jacobi_space(MemorySpace::device, sizeof(double), {}, 1, true, Transport::mpi).default_configuration().at("nccl"), 0);
+  EXPECT_EQ(jacobi_space(MemorySpace::device, sizeof(double), fixed_width, true, Transport::mpi).default_configuration().at("nccl"), 0);
 }

@@ -1,4 +1,4 @@
-#include "autotune/exchange_widths.hpp"
+#include "autotune/ghost_width_tuning.hpp"
 
 #include <mpi.h>
 
@@ -9,8 +9,8 @@
 namespace gridflow::autotune {
 
 template <int Dim>
-std::vector<int> exchange_widths(const TuningOptions& tuning, bool width_given, const mesh::Decomposition<Dim>& decomposition,
-                                 long long max_width) {
+std::vector<int> ghost_width_candidates(const TuningOptions& tuning, bool width_given,
+                                        const mesh::Decomposition<Dim>& decomposition, long long max_width) {
   if (decomposition.size() == 1 || width_given || tuning.mode == TuningMode::off) return {};
   const auto& owned = decomposition.owned();
   long long local = owned.extent(0), fewest = 0;
@@ -23,12 +23,12 @@ std::vector<int> exchange_widths(const TuningOptions& tuning, bool width_given, 
   return widths;
 }
 
-void add_exchange_width(autotune::SearchSpace& space, const std::vector<int>& widths, int default_width) {
-  if (widths.size() >= 2) space.add(autotune::Parameter::integers("ghost_width", widths, default_width));
+void add_ghost_width(autotune::SearchSpace& space, const std::vector<int>& candidates, int default_width) {
+  if (candidates.size() >= 2) space.add(autotune::Parameter::integers("ghost_width", candidates, default_width));
 }
 
 template <int Dim>
-std::string exchange_width_label(const mesh::Decomposition<Dim>& decomposition) {
+std::string ghost_width_label(const mesh::Decomposition<Dim>& decomposition) {
   std::string label = ":ghost_width/";
   for (int d = 0; d < Dim; ++d) label += (d > 0 ? "x" : "") + std::to_string(decomposition.dims()[d]);
   return label;
@@ -37,15 +37,15 @@ std::string exchange_width_label(const mesh::Decomposition<Dim>& decomposition) 
 template <int Dim>
 std::string deep_halo_kernel_label(std::string base, bool tunes_width, const mesh::Decomposition<Dim>& decomposition,
                                    bool tunes_transport) {
-  if (tunes_width) base += exchange_width_label(decomposition);
+  if (tunes_width) base += ghost_width_label(decomposition);
   if (tunes_transport) base += ":transport";
   return base;
 }
 
-template std::vector<int> exchange_widths<2>(const TuningOptions&, bool, const mesh::Decomposition<2>&, long long);
-template std::vector<int> exchange_widths<3>(const TuningOptions&, bool, const mesh::Decomposition<3>&, long long);
-template std::string exchange_width_label<2>(const mesh::Decomposition<2>&);
-template std::string exchange_width_label<3>(const mesh::Decomposition<3>&);
+template std::vector<int> ghost_width_candidates<2>(const TuningOptions&, bool, const mesh::Decomposition<2>&, long long);
+template std::vector<int> ghost_width_candidates<3>(const TuningOptions&, bool, const mesh::Decomposition<3>&, long long);
+template std::string ghost_width_label<2>(const mesh::Decomposition<2>&);
+template std::string ghost_width_label<3>(const mesh::Decomposition<3>&);
 template std::string deep_halo_kernel_label<2>(std::string, bool, const mesh::Decomposition<2>&, bool);
 template std::string deep_halo_kernel_label<3>(std::string, bool, const mesh::Decomposition<3>&, bool);
 
