@@ -2,8 +2,6 @@
 // dispatch to the CUDA ones.
 #include "kernels/fft/dst1.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "gridflow/config.hpp"
+#include "kernels/core/for_each_host.hpp"
 #include "kernels/fft/dst1_cuda.hpp"
 #include "kernels/fft/dst1_point.hpp"
 #include "mesh/check.hpp"
@@ -19,11 +18,9 @@ namespace gridflow::kernels::fft {
 
 namespace {
 
-using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
-
 template <class T>
 void fold_host(const Dst1Lines& g, const T* field, const T* sines, T* real, std::int64_t first_line, std::int64_t count) {
-  Kokkos::parallel_for("fft::dst1_fold::host", Policy(0, count), [&](const std::int64_t b) {
+  core::for_each_index_host("fft::dst1_fold::host", count, [&](const std::int64_t b) {
     const std::int64_t line = first_line + b;
     real[g.real_offset(b, 0)] = T(0);
     for (std::int64_t j = 1; j < g.n; ++j)
@@ -34,7 +31,7 @@ void fold_host(const Dst1Lines& g, const T* field, const T* sines, T* real, std:
 
 template <class T>
 void unfold_host(const Dst1Lines& g, const Complex<T>* spectrum, T* field, std::int64_t first_line, std::int64_t count) {
-  Kokkos::parallel_for("fft::dst1_unfold::host", Policy(0, count), [&](const std::int64_t b) {
+  core::for_each_index_host("fft::dst1_unfold::host", count, [&](const std::int64_t b) {
     const std::int64_t line = first_line + b;
     T odd = T(0);
     for (std::int64_t k = 0; 2 * k <= g.n - 1; ++k) {

@@ -1,11 +1,10 @@
 // The eigenvalue tables, the host oracle of the division, and the dispatch to CUDA.
 #include "kernels/fft/eigen_divide.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <vector>
 
 #include "gridflow/config.hpp"
+#include "kernels/core/for_each_host.hpp"
 #include "kernels/fft/eigen_divide_cuda.hpp"
 #include "mesh/check.hpp"
 
@@ -39,14 +38,10 @@ void divide_by_eigenvalues(mesh::Field<T, 3>& field, const mesh::Box<3>& box, co
   if (field.space() == mesh::MemorySpace::device) return launch_eigen_divide_cuda<T>(v, box, tables, scale, stream);
 #endif
   (void)stream;
-  const auto ny = box.extent(1);
-  Kokkos::parallel_for("fft::eigen_divide::host",
-                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)), [&](const std::int64_t r) {
-                         const std::int64_t j = box.lo[1] + r % ny, k = box.lo[2] + r / ny;
-                         const T ly = tables.at(1, j), lz = tables.at(2, k);
-                         for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i)
-                           v(i, j, k) = eigen_divide_point(v(i, j, k), tables.at(0, i), ly, lz, scale);
-                       });
+  core::for_each_row_host("fft::eigen_divide::host", box, [&](std::int64_t j, std::int64_t k) {
+    const T ly = tables.at(1, j), lz = tables.at(2, k);
+    for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i) v(i, j, k) = eigen_divide_point(v(i, j, k), tables.at(0, i), ly, lz, scale);
+  });
 }
 
 template class DirichletEigenvalues<float>;

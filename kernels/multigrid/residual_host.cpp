@@ -1,6 +1,6 @@
 // Host oracle of the residual and operator kernels and the dispatch to the CUDA variants.
 #include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/residual_cuda.hpp"
@@ -27,7 +27,7 @@ void residual(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Fiel
   const auto uv = u.view();
   const auto fv = f.view();
   const auto rv = r.view();
-  host::for_each_point("multigrid::residual::host", box,
+  core::for_each_host("multigrid::residual::host", box,
                        [&](std::int64_t i, std::int64_t j, std::int64_t k) { rv(i, j, k) = residual_at(uv, fv, i, j, k, c); });
 }
 
@@ -49,7 +49,7 @@ void apply_laplacian(const mesh::Field<T, 3>& u, mesh::Field<T, 3>& out, const m
   (void)stream;
   const auto uv = u.view();
   const auto ov = out.view();
-  host::for_each_point("multigrid::apply_laplacian::host", box,
+  core::for_each_host("multigrid::apply_laplacian::host", box,
                        [&](std::int64_t i, std::int64_t j, std::int64_t k) { ov(i, j, k) = laplacian_at(uv, i, j, k, c); });
 }
 

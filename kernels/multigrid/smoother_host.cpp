@@ -2,7 +2,7 @@
 #include <utility>
 
 #include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/smoother_cuda.hpp"
@@ -30,7 +30,7 @@ void weighted_jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, 
   const auto u = in.view();
   const auto v = out.view();
   const auto rhs = f.view();
-  host::for_each_point("multigrid::weighted_jacobi::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+  core::for_each_host("multigrid::weighted_jacobi::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
     v(i, j, k) = weighted_jacobi_at(u, rhs, i, j, k, c, weight);
   });
 }
@@ -54,7 +54,7 @@ void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
   const auto read = std::as_const(u).view();
   const auto write = u.view();
   const auto rhs = f.view();
-  host::for_each_row("multigrid::red_black_gauss_seidel::host", box, [&](std::int64_t j, std::int64_t k) {
+  core::for_each_row_host("multigrid::red_black_gauss_seidel::host", box, [&](std::int64_t j, std::int64_t k) {
     for (std::int64_t i = first_of_colour(box.lo[0], j, k, colour); i <= box.hi[0]; i += 2)
       write(i, j, k) = relaxed_at(read, rhs, i, j, k, c);
   });

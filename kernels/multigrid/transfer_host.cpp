@@ -1,6 +1,6 @@
 // Host oracle of the grid transfers and the dispatch to the CUDA variants.
 #include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/transfer.hpp"
 #include "kernels/multigrid/transfer_cuda.hpp"
@@ -24,7 +24,7 @@ void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& c
   (void)stream;
   const auto fv = fine.view();
   const auto cv = coarse.view();
-  host::for_each_point("multigrid::restrict_full_weighting::host", coarse_box,
+  core::for_each_host("multigrid::restrict_full_weighting::host", coarse_box,
                        [&](std::int64_t i, std::int64_t j, std::int64_t k) { cv(i, j, k) = restriction_at(fv, i, j, k); });
 }
 
@@ -47,7 +47,7 @@ void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, c
   (void)stream;
   const auto cv = coarse.view();
   const auto fv = fine.view();
-  host::for_each_point("multigrid::prolong_and_add::host", fine_box,
+  core::for_each_host("multigrid::prolong_and_add::host", fine_box,
                        [&](std::int64_t i, std::int64_t j, std::int64_t k) { fv(i, j, k) += prolongation_at(cv, i, j, k); });
 }
 

@@ -2,7 +2,8 @@
 #include <algorithm>
 
 #include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/reduce_host.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
 #include "kernels/multigrid/vector_ops_cuda.hpp"
@@ -32,7 +33,7 @@ double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::B
   (void)stream;
   const auto av = a.view();
   const auto bv = b.view();
-  return host::sum_over_points("multigrid::dot::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+  return core::reduce_host<core::Sum>("multigrid::dot::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
     return product_point(av(i, j, k), bv(i, j, k));
   });
 }
@@ -50,7 +51,7 @@ void axpy(T alpha, const mesh::Field<T, 3>& x, mesh::Field<T, 3>& y, const mesh:
   (void)stream;
   const auto xv = x.view();
   const auto yv = y.view();
-  host::for_each_point("multigrid::axpy::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+  core::for_each_host("multigrid::axpy::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
     yv(i, j, k) = axpy_point(alpha, xv(i, j, k), yv(i, j, k));
   });
 }
@@ -68,7 +69,7 @@ void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::
   (void)stream;
   const auto xv = x.view();
   const auto yv = y.view();
-  host::for_each_point("multigrid::xpby::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+  core::for_each_host("multigrid::xpby::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
     yv(i, j, k) = xpby_point(xv(i, j, k), beta, yv(i, j, k));
   });
 }
@@ -86,7 +87,7 @@ void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<
   (void)stream;
   const auto sv = src.view();
   const auto dv = dst.view();
-  host::for_each_row("multigrid::copy::host", box, [&](std::int64_t j, std::int64_t k) {
+  core::for_each_row_host("multigrid::copy::host", box, [&](std::int64_t j, std::int64_t k) {
     std::copy(&sv(box.lo[0], j, k), &sv(box.lo[0], j, k) + box.extent(0), &dv(box.lo[0], j, k));
   });
 }

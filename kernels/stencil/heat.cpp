@@ -1,10 +1,9 @@
 #include "kernels/stencil/heat.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <utility>
 
 #include "gridflow/config.hpp"
+#include "kernels/core/for_each_host.hpp"
 #include "kernels/stencil/heat_cuda.hpp"
 #include "kernels/stencil/heat_point.hpp"
 
@@ -25,16 +24,15 @@ void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const m
   const auto u = in.view();
   const auto v = out.view();
   const auto i0 = update.lo[0], i1 = update.hi[0];
-  Kokkos::parallel_for(
-      "stencil::heat::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(update.lo[1], update.hi[1] + 1),
-      [=](const std::int64_t j) {
-        const T* row = &u(i0, j);
-        const T* south = &u(i0, j - 1);
-        const T* north = &u(i0, j + 1);
-        T* dst = &v(i0, j);
-        for (std::int64_t k = 0; k <= i1 - i0; ++k)
-          dst[k] = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], c.cx, c.cy);
-      });
+  core::for_each_row_host("stencil::heat::host", update, [&](const std::int64_t j) {
+    const T cx = c.cx, cy = c.cy;  // locals: stores through dst cannot change them, so the row vectorises
+    const T* row = &u(i0, j);
+    const T* south = &u(i0, j - 1);
+    const T* north = &u(i0, j + 1);
+    T* dst = &v(i0, j);
+    for (std::int64_t k = 0; k <= i1 - i0; ++k)
+      dst[k] = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], cx, cy);
+  });
 }
 
 template <class T>

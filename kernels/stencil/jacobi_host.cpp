@@ -1,7 +1,6 @@
 // Host oracle of the Jacobi family and the dispatch to the CUDA variants.
-#include <Kokkos_Core.hpp>
-
 #include "gridflow/config.hpp"
+#include "kernels/core/reduce_host.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "kernels/stencil/jacobi_cuda.hpp"
 
@@ -17,17 +16,6 @@ void require_layout(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, cons
   GRIDFLOW_REQUIRE(a.ghosted().contains(update.grow(1)), "Jacobi update box reaches outside the ghosted box");
 }
 
-// Visits every x-row of `box` on the Kokkos host space: row(j, k) with j, k global indices.
-template <class Row>
-double sum_rows(const mesh::Box<3>& box, Row&& row) {
-  double total = 0;
-  const auto ny = box.extent(1);
-  Kokkos::parallel_reduce(
-      "stencil::poisson::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)),
-      [&](const std::int64_t r, double& acc) { acc += row(box.lo[1] + r % ny, box.lo[2] + r / ny); }, total);
-  return total;
-}
-
 // One sweep on the host; accumulates the squared residual of `in` over norm_box when asked.
 template <class T>
 double host_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& update,
@@ -37,7 +25,7 @@ double host_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mes
   const auto rhs = f.view();
   const auto sy = u.stride[1], sz = u.stride[2];
   const auto i0 = update.lo[0], nx = update.extent(0);
-  return sum_rows(update, [&](std::int64_t j, std::int64_t z) {
+  return core::reduce_rows_host<core::Sum>("stencil::poisson::host", update, [&](std::int64_t j, std::int64_t z) {
     const T* c = &u(i0, j, z);
     const T* fr = &rhs(i0, j, z);
     T* o = &v(i0, j, z);
@@ -107,7 +95,7 @@ double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>
   const auto uv = u.view();
   const auto rhs = f.view();
   const auto sy = uv.stride[1], sz = uv.stride[2];
-  return sum_rows(box, [&](std::int64_t j, std::int64_t z) {
+  return core::reduce_rows_host<core::Sum>("stencil::poisson::host", box, [&](std::int64_t j, std::int64_t z) {
     const T* c = &uv(box.lo[0], j, z);
     const T* fr = &rhs(box.lo[0], j, z);
     double acc = 0;
