@@ -11,7 +11,7 @@
 
 #include "gridflow/config.hpp"
 #include "io/output_series.hpp"
-#include "kernels/reduce/min_max.hpp"
+#include "kernels/core/min_max.hpp"
 #include "mesh/check.hpp"
 #include "mesh/decomposition.hpp"
 #include "halo/transport.hpp"
@@ -39,9 +39,9 @@ double max_over_ranks(double v, MPI_Comm comm) {
 }
 
 template <class T>
-kernels::reduce::MinMax<double> global_min_max(const mesh::Field<T, 2>& u, const mesh::Box<2>& owned, StreamHandle stream,
+kernels::core::MinMax<double> global_min_max(const mesh::Field<T, 2>& u, const mesh::Box<2>& owned, StreamHandle stream,
                                                MPI_Comm comm) {
-  const auto local = kernels::reduce::min_max(u, owned, stream);
+  const auto local = kernels::core::min_max(u, owned, stream);
   double in[3] = {-static_cast<double>(local.min), static_cast<double>(local.max), local.finite ? 0.0 : 1.0}, out[3];
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, comm));
   return {-out[0], out[1], out[2] == 0.0};
