@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "gridflow/config.hpp"
 #include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/fft/dst1_cuda.hpp"
 #include "kernels/fft/dst1_point.hpp"
 #include "mesh/check.hpp"
@@ -79,18 +79,17 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
   mesh::copy_bytes(m_sines.data(), space, sines.data(), mesh::MemorySpace::host, m_sines.bytes());
   auto* real = static_cast<T*>(m_real.data());
   auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
-  if (space == mesh::MemorySpace::host) {
-    // A short last batch leaves lines of the buffer unwritten: keep them finite.
-    std::fill(real, real + shape.real_elements(), T(0));
-    m_fft = make_fftw_batch<T>(shape, real, spectrum);
-    return;
-  }
-#if GRIDFLOW_HAVE_CUDA
-  mesh::fill_device_bytes(real, 0, m_real.bytes(), stream);
-  m_fft = make_cufft_batch<T>(shape, real, spectrum, stream);
-#else
-  GRIDFLOW_REQUIRE(false, "a device DST-I plan in a build without CUDA");
-#endif
+  // A short last batch leaves lines of the buffer unwritten: keep them finite.
+  m_fft = core::run_on_space(
+      "fft::dst1", space, stream,
+      [&] {
+        std::fill(real, real + shape.real_elements(), T(0));
+        return make_fftw_batch<T>(shape, real, spectrum);
+      },
+      [&](auto) {
+        mesh::fill_device_bytes(real, 0, m_real.bytes(), stream);
+        return make_cufft_batch<T>(shape, real, spectrum, stream);
+      });
 }
 
 template <class T>
@@ -118,17 +117,18 @@ void Dst1Plan<T>::apply(mesh::Field<T, 3>& field) {
   auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
   for (std::int64_t first = 0; first < m_lines; first += g.batch) {
     const std::int64_t count = std::min(g.batch, m_lines - first);
-    if (m_space == mesh::MemorySpace::host) {
-      fold_host(g, view.data, sines, real, first, count);
-      m_fft->execute();
-      unfold_host(g, spectrum, view.data, first, count);
-      continue;
-    }
-#if GRIDFLOW_HAVE_CUDA
-    launch_dst1_fold_cuda(g, view.data, sines, real, first, count, m_stream);
-    m_fft->execute();
-    launch_dst1_unfold_cuda(g, spectrum, view.data, first, count, m_stream);
-#endif
+    core::run_on_space(
+        "fft::dst1", m_space, m_stream,
+        [&] {
+          fold_host(g, view.data, sines, real, first, count);
+          m_fft->execute();
+          unfold_host(g, spectrum, view.data, first, count);
+        },
+        [&](auto) {
+          launch_dst1_fold_cuda(g, view.data, sines, real, first, count, m_stream);
+          m_fft->execute();
+          launch_dst1_unfold_cuda(g, spectrum, view.data, first, count, m_stream);
+        });
   }
 }
 

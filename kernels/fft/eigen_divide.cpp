@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "gridflow/config.hpp"
 #include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/fft/eigen_divide_cuda.hpp"
 #include "mesh/check.hpp"
 
@@ -34,14 +34,15 @@ void divide_by_eigenvalues(mesh::Field<T, 3>& field, const mesh::Box<3>& box, co
   GRIDFLOW_REQUIRE(field.ghosted().contains(box), "eigenvalue division box lies outside field '" + field.label() + "'");
   if (box.empty()) return;
   const auto v = field.view();
-#if GRIDFLOW_HAVE_CUDA
-  if (field.space() == mesh::MemorySpace::device) return launch_eigen_divide_cuda<T>(v, box, tables, scale, stream);
-#endif
-  (void)stream;
-  core::for_each_row_host("fft::eigen_divide::host", box, [&](std::int64_t j, std::int64_t k) {
-    const T ly = tables.at(1, j), lz = tables.at(2, k);
-    for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i) v(i, j, k) = eigen_divide_point(v(i, j, k), tables.at(0, i), ly, lz, scale);
-  });
+  core::run_on_space(
+      "fft::eigen_divide", field.space(), stream,
+      [&] {
+        core::for_each_row_host("fft::eigen_divide::host", box, [&](std::int64_t j, std::int64_t k) {
+          const T ly = tables.at(1, j), lz = tables.at(2, k);
+          for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i) v(i, j, k) = eigen_divide_point(v(i, j, k), tables.at(0, i), ly, lz, scale);
+        });
+      },
+      [&](auto) { launch_eigen_divide_cuda<T>(v, box, tables, scale, stream); });
 }
 
 template class DirichletEigenvalues<float>;

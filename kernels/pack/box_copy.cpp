@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "gridflow/config.hpp"
 #include "kernels/core/box_points.hpp"
 #include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/pack/box_copy_cuda.hpp"
 
 namespace gridflow::kernels::pack {
@@ -22,32 +22,34 @@ template <class T, int Dim>
 void pack(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box, T* buffer, StreamHandle stream) {
   require_inside(field, box);
   if (box.empty()) return;
-#if GRIDFLOW_HAVE_CUDA
-  if (field.space() == mesh::MemorySpace::device) return launch_pack_cuda<T, Dim>(field.view(), box, buffer, stream);
-#endif
-  (void)stream;
-  const auto v = field.view();
-  const auto points = core::BoxPoints<Dim>::of(box);
-  core::for_each_row_host("pack::rows", box, [&](auto... jk) {
-    const T* row = &v(box.lo[0], jk...);
-    std::copy(row, row + points.n[0], buffer + points.ordinal(box.lo[0], jk...));
-  });
+  core::run_on_space(
+      "pack::pack", field.space(), stream,
+      [&] {
+        const auto v = field.view();
+        const auto points = core::BoxPoints<Dim>::of(box);
+        core::for_each_row_host("pack::rows", box, [&](auto... jk) {
+          const T* row = &v(box.lo[0], jk...);
+          std::copy(row, row + points.n[0], buffer + points.ordinal(box.lo[0], jk...));
+        });
+      },
+      [&](auto) { launch_pack_cuda<T, Dim>(field.view(), box, buffer, stream); });
 }
 
 template <class T, int Dim>
 void unpack(const T* buffer, const mesh::Box<Dim>& box, mesh::Field<T, Dim>& field, StreamHandle stream) {
   require_inside(field, box);
   if (box.empty()) return;
-#if GRIDFLOW_HAVE_CUDA
-  if (field.space() == mesh::MemorySpace::device) return launch_unpack_cuda<T, Dim>(buffer, box, field.view(), stream);
-#endif
-  (void)stream;
-  const auto v = field.view();
-  const auto points = core::BoxPoints<Dim>::of(box);
-  core::for_each_row_host("pack::rows", box, [&](auto... jk) {
-    const T* from = buffer + points.ordinal(box.lo[0], jk...);
-    std::copy(from, from + points.n[0], &v(box.lo[0], jk...));
-  });
+  core::run_on_space(
+      "pack::unpack", field.space(), stream,
+      [&] {
+        const auto v = field.view();
+        const auto points = core::BoxPoints<Dim>::of(box);
+        core::for_each_row_host("pack::rows", box, [&](auto... jk) {
+          const T* from = buffer + points.ordinal(box.lo[0], jk...);
+          std::copy(from, from + points.n[0], &v(box.lo[0], jk...));
+        });
+      },
+      [&](auto) { launch_unpack_cuda<T, Dim>(buffer, box, field.view(), stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_PACK(T, D)                                                                   \
