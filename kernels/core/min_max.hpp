@@ -9,6 +9,6 @@ namespace gridflow::kernels::core {
 /// Over `box` (non-empty, inside the ghosted box) of this rank only; blocks until the result is on
 /// the host. Device fields: computed on `stream`.
 template <class T, int Dim>
-MinMax<T> min_max(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box, StreamHandle stream = nullptr);
+MinMax<T> min_max(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box, StreamHandle stream);
 
 }  // namespace gridflow::kernels::core

@@ -4,6 +4,12 @@
 // *_cuda.hpp, defined in .cu) exist only in builds with CUDA, so the device variant is handed in
 // as a generic lambda, `[&](auto) { launch_x_cuda<T>(...); }`: its body is compiled only when
 // the build has CUDA, and kernels need no `#if GRIDFLOW_HAVE_CUDA` of their own.
+//
+// The execution handle is the StreamHandle every kernel takes explicitly, with no default: device
+// work goes on the stream of the object that owns it (a solver's, a halo exchange's, a test's
+// mesh::Stream), never on the legacy default stream (nullptr), which would neither order it with
+// that owner's work (our streams are non-blocking) nor overlap it with anything. Host variants
+// ignore it; callers with host fields only may pass nullptr.
 #include <utility>
 
 #include "gridflow/config.hpp"
@@ -20,15 +26,22 @@ struct CudaBuild {};
 
 /// Throws Error: `kernel` was given device fields in a build without CUDA.
 [[noreturn]] void throw_without_cuda(const char* kernel);
+/// Throws Error when `stream` is the legacy default stream (nullptr), naming `kernel`.
+void require_stream(StreamHandle stream, const char* kernel);
 
-/// host() for host memory, device(CudaBuild{}) for device memory, whose work goes on `stream`;
-/// returns what it returns. `kernel` names the kernel in errors ("multigrid::residual").
+/// host() for host memory; for device memory, device(CudaBuild{}), whose work goes on `stream`
+/// (required: not nullptr). Returns what the variant returns. `kernel` names the kernel in errors
+/// ("multigrid::residual").
 template <class Host, class Device>
-decltype(auto) run_on_space(const char* kernel, mesh::MemorySpace space, StreamHandle stream, Host&& host, Device&& device) {
-  (void)stream;
+decltype(auto) run_on_space(const char* kernel, mesh::MemorySpace space, [[maybe_unused]] StreamHandle stream, Host&& host,
+                            Device&& device) {
   if (space == mesh::MemorySpace::device) {
-    if constexpr (cuda_built) return std::forward<Device>(device)(CudaBuild{});
-    else throw_without_cuda(kernel);
+    if constexpr (cuda_built) {
+      require_stream(stream, kernel);
+      return std::forward<Device>(device)(CudaBuild{});
+    } else {
+      throw_without_cuda(kernel);
+    }
   }
   return std::forward<Host>(host)();
 }

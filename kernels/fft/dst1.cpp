@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/core/copy_from_host.hpp"
 #include "kernels/core/for_each_host.hpp"
 #include "kernels/core/space_dispatch.hpp"
 #include "kernels/fft/dst1_cuda.hpp"
@@ -76,7 +77,7 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
   m_sines = mesh::Buffer(sines.size() * sizeof(T), space);
   m_real = mesh::Buffer(static_cast<std::size_t>(shape.real_elements()) * sizeof(T), space);
   m_spectrum = mesh::Buffer(static_cast<std::size_t>(shape.spectrum_elements()) * sizeof(Complex<T>), space);
-  mesh::copy_bytes(m_sines.data(), space, sines.data(), mesh::MemorySpace::host, m_sines.bytes());
+  core::copy_from_host(m_sines.data(), space, sines.data(), m_sines.bytes(), stream);
   auto* real = static_cast<T*>(m_real.data());
   auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
   // A short last batch leaves lines of the buffer unwritten: keep them finite.

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "kernels/core/copy_from_host.hpp"
 #include "kernels/core/for_each_host.hpp"
 #include "kernels/core/space_dispatch.hpp"
 #include "kernels/fft/eigen_divide_cuda.hpp"
@@ -11,13 +12,13 @@
 namespace gridflow::kernels::fft {
 
 template <class T>
-DirichletEigenvalues<T>::DirichletEigenvalues(const mesh::Grid<3>& grid, mesh::MemorySpace space) {
+DirichletEigenvalues<T>::DirichletEigenvalues(const mesh::Grid<3>& grid, mesh::MemorySpace space, StreamHandle stream) {
   for (int d = 0; d < 3; ++d) {
     std::vector<T> values(static_cast<std::size_t>(grid.n[d] + 1), T(0));
     for (mesh::Index i = 1; i < grid.n[d]; ++i)
       values[i] = static_cast<T>(dirichlet_second_difference_eigenvalue(i, grid.n[d], grid.spacing(d)));
     m_axes[d] = mesh::Buffer(values.size() * sizeof(T), space);
-    mesh::copy_bytes(m_axes[d].data(), space, values.data(), mesh::MemorySpace::host, m_axes[d].bytes());
+    core::copy_from_host(m_axes[d].data(), space, values.data(), m_axes[d].bytes(), stream);
   }
 }
 

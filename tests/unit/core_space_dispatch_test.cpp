@@ -1,5 +1,6 @@
 // core::run_on_space: host fields run the host variant; device fields run the device variant in a
-// build with CUDA (no GPU needed: the variants here only count), and throw in a build without.
+// build with CUDA (no GPU needed: the variants here only count), and throw in a build without;
+// device work is refused the legacy default stream.
 #include <gtest/gtest.h>
 
 #include "kernels/core/space_dispatch.hpp"
@@ -10,7 +11,7 @@ namespace {
 using gridflow::mesh::MemorySpace;
 namespace core = gridflow::kernels::core;
 
-// A stream handle that is not the legacy default stream; never used to launch anything.
+// A stream handle that is not the legacy default stream; nothing is ever launched on it.
 gridflow::StreamHandle some_stream() {
   static char token;
   return reinterpret_cast<gridflow::StreamHandle>(&token);
@@ -57,4 +58,14 @@ TEST(CoreSpaceDispatch, DeviceFieldsRunTheDeviceVariantOnlyInACudaBuild) {
     EXPECT_EQ(device, 0);
   }
   EXPECT_EQ(host, 0);
+}
+
+TEST(CoreSpaceDispatch, DeviceWorkIsRefusedTheLegacyDefaultStream) {
+  int calls = 0;
+  EXPECT_THROW(core::run_on_space(
+                   "test::kernel", MemorySpace::device, nullptr, [&] { ++calls; }, [&](auto) { ++calls; }),
+               gridflow::Error);
+  EXPECT_EQ(calls, 0);
+  EXPECT_NO_THROW(core::run_on_space("test::kernel", MemorySpace::host, nullptr, [&] { ++calls; }, [&](auto) {}));
+  EXPECT_EQ(calls, 1);
 }
