@@ -17,6 +17,6 @@ ones are visible before any command knows them), ``h5py`` reads them from ``Run.
 Commands import matplotlib only through common.pyplot(), when they draw, so ``--help`` and the
 text commands work without it.
 """
-from . import animate, diff, info, lineout, plot, residual, series
+from . import animate, diff, info, lineout, plot, residual, scaling, series
 
-COMMANDS = [info, plot, lineout, series, animate, residual, diff]
+COMMANDS = [info, plot, lineout, series, animate, residual, diff, scaling]
