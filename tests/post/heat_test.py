@@ -239,6 +239,25 @@ class HeatTest(ps.PostTestCase):
         self.assertIn("ffmpeg is not on PATH", r.err)
         self.assertEqual(ps.gif_size(self.path("a.gif")), (160, 120))
 
+    @unittest.skipUnless(HAVE_MATPLOTLIB, NO_MATPLOTLIB)
+    def test_animate_mp4_pipes_the_frames_to_ffmpeg(self):
+        """With ffmpeg on PATH (here a stand-in that keeps its arguments and the raw frames it
+        is sent), the film goes through it as H.264."""
+        bin_dir = self.path("bin")
+        os.mkdir(bin_dir)
+        with open(os.path.join(bin_dir, "ffmpeg"), "w") as f:
+            f.write('#!/bin/sh\necho "$@" > "$(dirname "$0")/args"\nfor a; do out=$a; done\ncat > "$out"\n')
+        os.chmod(os.path.join(bin_dir, "ffmpeg"), 0o755)
+        mp4 = self.path("a.mp4")
+        with mock.patch.dict(os.environ, {"PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}):
+            r = self.ok("animate", self.run_dir, "-o", mp4, "--size", "160x120")
+        self.assertEqual(r.out.strip(), mp4)
+        with open(os.path.join(bin_dir, "args")) as f:
+            arguments = f.read().split()
+        self.assertIn("-s 160x120", " ".join(arguments))
+        self.assertIn("-vcodec h264 -pix_fmt yuv420p", " ".join(arguments))
+        self.assertEqual(os.path.getsize(mp4), 160 * 120 * 4 * len(self.steps))  # RGBA frames, one per step
+
     def test_animate_without_any_writer_says_what_to_install(self):
         with mock.patch.object(animate, "have_ffmpeg", return_value=False), \
                 mock.patch.object(animate, "have_pillow", return_value=False):

@@ -15,7 +15,8 @@ DESCRIPTION = """One frame per output step (every --every-th, between --first an
 one, on one colour scale for the whole film (the field's range over the frames, or --vmin and
 --vmax). The format follows -o: .mp4 needs ffmpeg on PATH; .gif needs Pillow (python3-pil).
 Without -o, or with .mp4 and no ffmpeg, the film is an MP4 when ffmpeg is there and a GIF
-otherwise (a note says so). Neither available is an error naming what to install."""
+otherwise (a note says so). Neither available is an error naming what to install. An MP4
+(H.264) has even sides: an odd --size loses a pixel there."""
 
 NO_WRITER = ("no film writer: MP4 needs ffmpeg (Debian/Ubuntu: apt-get install ffmpeg, or a module load "
              "on a cluster) and GIF needs Pillow (Debian/Ubuntu: apt-get install python3-pil; "
@@ -95,8 +96,8 @@ def run(args):
 
     from matplotlib import animation
     if kind == "mp4":
-        writer = animation.FFMpegWriter(fps=args.fps, codec="h264",
-                                        extra_args=["-pix_fmt", "yuv420p", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"])
+        # H.264 in yuv420p, which every player reads; matplotlib evens out odd sides for it.
+        writer = animation.FFMpegWriter(fps=args.fps, codec="h264")
     else:
         writer = animation.PillowWriter(fps=args.fps)
     fig, axes = common.new_figure(args)
