@@ -27,14 +27,23 @@ const mesh::Field<T, Dim>& FieldAccess<T, Dim>::field(const std::string& name) c
 }
 
 template <class T, int Dim>
+void FieldAccess<T, Dim>::allocate_host_buffers() const {
+  for (const auto& [name, f] : m_fields) {
+    if (f->space() == mesh::MemorySpace::host) continue;
+    Derived& d = m_derived[name];
+    if (!d.host_buffer || !d.host_buffer->same_layout(*f)) {
+      d.host_buffer = std::make_unique<mesh::Field<T, Dim>>(f->owned(), f->ghost_width(), mesh::MemorySpace::host, name + "_host");
+      d.host_current = false;
+    }
+  }
+}
+
+template <class T, int Dim>
 const mesh::Field<T, Dim>& FieldAccess<T, Dim>::host(const std::string& name) const {
   const mesh::Field<T, Dim>& f = field(name);
   if (f.space() == mesh::MemorySpace::host) return f;
+  allocate_host_buffers();
   Derived& d = m_derived[name];
-  if (!d.host_buffer || !d.host_buffer->same_layout(f)) {
-    d.host_buffer = std::make_unique<mesh::Field<T, Dim>>(f.owned(), f.ghost_width(), mesh::MemorySpace::host, name + "_host");
-    d.host_current = false;
-  }
   if (!d.host_current) {
     d.host_buffer->copy_from(f);  // waits for the steps queued on the device
     d.host_current = true;

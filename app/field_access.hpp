@@ -43,6 +43,9 @@ class FieldAccess {
   /// In host memory: the field itself for host fields, else a copy made on the first call at this
   /// step (it waits for the work queued on the stream). Not collective.
   const mesh::Field<T, Dim>& host(const std::string& name) const;
+  /// Allocates the host buffers of the device fields now, without copying, so that the first
+  /// host() at a step (an output) does not pay for the allocation.
+  void allocate_host_buffers() const;
   /// Min, max and finiteness over every rank's owned points. Collective over the decomposition's
   /// communicator on the first call at this step (every rank must ask at the same step).
   GlobalRange range(const std::string& name) const;

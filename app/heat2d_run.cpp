@@ -158,6 +158,10 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   loop.add(output);
   loop.add(timing);
   HeatStepping<T> stepping(solver, steps, config.dt, comm);
+  if (config.run.output_enabled) {  // the writes' host copy is allocated now, not in the output phase
+    loop.fields().point_to(stepping.fields(), stream);
+    loop.fields().allocate_host_buffers();
+  }
   const RunOutcome outcome = loop.run(stepping);
   ghost_width.use = ghost_width_used();
 

@@ -50,7 +50,9 @@ for c in "${cases[@]}"; do
       g="$out/new/$name/$(basename "$f")"
       files=$((files + 1))
       [ -e "$g" ] || { echo "FAIL $name: $(basename "$f") missing in the new run"; diffs=$((diffs + 1)); continue; }
-      for d in $(h5ls -r "$f" | awk '$2 == "Dataset" {print $1}'); do
+      datasets=$(h5ls -r "$f" | awk '$2 == "Dataset" {print $1}')
+      [ -n "$datasets" ] || { echo "FAIL $name: no dataset found in $(basename "$f") (h5ls)"; diffs=$((diffs + 1)); }
+      for d in $datasets; do
         h5diff -q "$f" "$g" "$d" "$d" > /dev/null 2>&1 || { echo "FAIL $name: $(basename "$f") $d differs"; diffs=$((diffs + 1)); }
       done
       cmp -s <(h5dump -A -g /Input "$f" | tail -n +2 | sed "s#$out/old/#OUT/#g") \
