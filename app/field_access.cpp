@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "kernels/reduce/min_max.hpp"
+#include "kernels/core/min_max.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::app {
@@ -47,7 +47,7 @@ GlobalRange FieldAccess<T, Dim>::range(const std::string& name) const {
   const mesh::Field<T, Dim>& f = field(name);
   Derived& d = m_derived[name];
   if (!d.range) {
-    const auto local = kernels::reduce::min_max(f, m_decomposition.owned(), m_stream);
+    const auto local = kernels::core::min_max(f, m_decomposition.owned(), m_stream);
     double in[3] = {-static_cast<double>(local.min), static_cast<double>(local.max), local.finite ? 0.0 : 1.0}, out[3];
     GRIDFLOW_MPI_CHECK(MPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, m_decomposition.comm()));
     d.range = GlobalRange{-out[0], out[1], out[2] == 0.0};

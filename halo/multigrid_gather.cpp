@@ -70,13 +70,15 @@ void MultigridGather<T>::box_to_host(const mesh::Field<T, 3>& field, const mesh:
   }
   T* staged = static_cast<T*>(m_device.data()) + staging_offset;
   kernels::pack::pack(field, box, staged, m_stream);
-  mesh::copy_bytes(host, mesh::MemorySpace::host, staged, m_space, static_cast<std::size_t>(box.size()) * sizeof(T));
+  mesh::copy_bytes_async(host, mesh::MemorySpace::host, staged, m_space, static_cast<std::size_t>(box.size()) * sizeof(T), m_stream);
+  mesh::synchronize(m_stream);  // the host values go to MPI next
 }
 
 template <class T>
 const T* MultigridGather<T>::host_to_space(const T* host, std::size_t count) {
   if (m_space == mesh::MemorySpace::host) return host;
-  mesh::copy_bytes(m_device.data(), m_space, host, mesh::MemorySpace::host, count * sizeof(T));
+  // On the stream of the unpacks that read it, after those of the previous call.
+  mesh::copy_bytes_async(m_device.data(), m_space, host, mesh::MemorySpace::host, count * sizeof(T), m_stream);
   return static_cast<const T*>(m_device.data());
 }
 

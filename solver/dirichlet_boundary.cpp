@@ -74,7 +74,7 @@ void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Bo
     evaluate(pieces, t, m_host_values.data());
     const T* at = m_host_values.data();
     for (const auto& p : pieces) {
-      kernels::pack::unpack(at, p.box, field);
+      kernels::pack::unpack(at, p.box, field, m_stream);
       at += p.box.size();
     }
     return;

@@ -5,13 +5,13 @@
 // muParser's evaluation serial or fork-bound) while the scratch columns stay a few tens of MiB however
 // large the box. The columns are filled by all host threads; a formula of no coordinate (the
 // common initial value "0") is evaluated once.
-#include <Kokkos_Core.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "kernels/core/for_each_host.hpp"
 #include "mesh/box.hpp"
 #include "mesh/grid.hpp"
 #include "solver/coordinate_function.hpp"
@@ -51,16 +51,14 @@ void evaluate_on_box(const CoordinateFunction& e, const mesh::Grid<Dim>& grid, c
 
   for (std::size_t first = 0; first < rows; first += rows_per_call) {
     const std::size_t count = std::min(rows_per_call, rows - first);
-    Kokkos::parallel_for(
-        "expression_on_box::columns", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, count),
-        [&](const std::size_t r) {
-          const auto p = row_start(first + r);
-          for (std::size_t i = 0; i < nx; ++i) {
-            columns[0][r * nx + i] = grid.coordinate(0, box.lo[0] + static_cast<mesh::Index>(i));
-            for (int d = 1; d < Dim; ++d) columns[d][r * nx + i] = grid.coordinate(d, p[d]);
-          }
-        });
-    Kokkos::DefaultHostExecutionSpace().fence();
+    kernels::core::for_each_index_host("expression_on_box::columns", static_cast<std::int64_t>(count), [&](const std::int64_t n) {
+      const auto r = static_cast<std::size_t>(n);
+      const auto p = row_start(first + r);
+      for (std::size_t i = 0; i < nx; ++i) {
+        columns[0][r * nx + i] = grid.coordinate(0, box.lo[0] + static_cast<mesh::Index>(i));
+        for (int d = 1; d < Dim; ++d) columns[d][r * nx + i] = grid.coordinate(d, p[d]);
+      }
+    });
     e.eval_bulk(static_cast<int>(count * nx), pointers, value.data());
     for (std::size_t r = 0; r < count; ++r) {
       auto p = row_start(first + r);

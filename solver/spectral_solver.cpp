@@ -16,7 +16,7 @@ template <class T>
 SpectralSolver<T>::SpectralSolver(const PoissonContext& context)
     : m_context(context),
       m_transform(context.decomposition, context.space, context.stream, context.transport),
-      m_eigenvalues(context.decomposition.grid(), context.space) {
+      m_eigenvalues(context.decomposition.grid(), context.space, context.stream) {
   const auto& grid = context.decomposition.grid();
   m_k = kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
   if (!m_transform.owned_interior().empty())

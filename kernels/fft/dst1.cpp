@@ -2,15 +2,15 @@
 // dispatch to the CUDA ones.
 #include "kernels/fft/dst1.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "gridflow/config.hpp"
+#include "kernels/core/copy_from_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/fft/dst1_cuda.hpp"
 #include "kernels/fft/dst1_point.hpp"
 #include "mesh/check.hpp"
@@ -19,11 +19,9 @@ namespace gridflow::kernels::fft {
 
 namespace {
 
-using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
-
 template <class T>
 void fold_host(const Dst1Lines& g, const T* field, const T* sines, T* real, std::int64_t first_line, std::int64_t count) {
-  Kokkos::parallel_for("fft::dst1_fold::host", Policy(0, count), [&](const std::int64_t b) {
+  core::for_each_index_host("fft::dst1_fold::host", count, [&](const std::int64_t b) {
     const std::int64_t line = first_line + b;
     real[g.real_offset(b, 0)] = T(0);
     for (std::int64_t j = 1; j < g.n; ++j)
@@ -34,7 +32,7 @@ void fold_host(const Dst1Lines& g, const T* field, const T* sines, T* real, std:
 
 template <class T>
 void unfold_host(const Dst1Lines& g, const Complex<T>* spectrum, T* field, std::int64_t first_line, std::int64_t count) {
-  Kokkos::parallel_for("fft::dst1_unfold::host", Policy(0, count), [&](const std::int64_t b) {
+  core::for_each_index_host("fft::dst1_unfold::host", count, [&](const std::int64_t b) {
     const std::int64_t line = first_line + b;
     T odd = T(0);
     for (std::int64_t k = 0; 2 * k <= g.n - 1; ++k) {
@@ -79,21 +77,20 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
   m_sines = mesh::Buffer(sines.size() * sizeof(T), space);
   m_real = mesh::Buffer(static_cast<std::size_t>(shape.real_elements()) * sizeof(T), space);
   m_spectrum = mesh::Buffer(static_cast<std::size_t>(shape.spectrum_elements()) * sizeof(Complex<T>), space);
-  mesh::copy_bytes(m_sines.data(), space, sines.data(), mesh::MemorySpace::host, m_sines.bytes());
+  core::copy_from_host(m_sines.data(), space, sines.data(), m_sines.bytes(), stream);
   auto* real = static_cast<T*>(m_real.data());
   auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
-  if (space == mesh::MemorySpace::host) {
-    // A short last batch leaves lines of the buffer unwritten: keep them finite.
-    std::fill(real, real + shape.real_elements(), T(0));
-    m_fft = make_fftw_batch<T>(shape, real, spectrum);
-    return;
-  }
-#if GRIDFLOW_HAVE_CUDA
-  mesh::fill_device_bytes(real, 0, m_real.bytes(), stream);
-  m_fft = make_cufft_batch<T>(shape, real, spectrum, stream);
-#else
-  GRIDFLOW_REQUIRE(false, "a device DST-I plan in a build without CUDA");
-#endif
+  // A short last batch leaves lines of the buffer unwritten: keep them finite.
+  m_fft = core::run_on_space(
+      "fft::dst1", space, stream,
+      [&] {
+        std::fill(real, real + shape.real_elements(), T(0));
+        return make_fftw_batch<T>(shape, real, spectrum);
+      },
+      [&](auto) {
+        mesh::fill_device_bytes(real, 0, m_real.bytes(), stream);
+        return make_cufft_batch<T>(shape, real, spectrum, stream);
+      });
 }
 
 template <class T>
@@ -121,17 +118,18 @@ void Dst1Plan<T>::apply(mesh::Field<T, 3>& field) {
   auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
   for (std::int64_t first = 0; first < m_lines; first += g.batch) {
     const std::int64_t count = std::min(g.batch, m_lines - first);
-    if (m_space == mesh::MemorySpace::host) {
-      fold_host(g, view.data, sines, real, first, count);
-      m_fft->execute();
-      unfold_host(g, spectrum, view.data, first, count);
-      continue;
-    }
-#if GRIDFLOW_HAVE_CUDA
-    launch_dst1_fold_cuda(g, view.data, sines, real, first, count, m_stream);
-    m_fft->execute();
-    launch_dst1_unfold_cuda(g, spectrum, view.data, first, count, m_stream);
-#endif
+    core::run_on_space(
+        "fft::dst1", m_space, m_stream,
+        [&] {
+          fold_host(g, view.data, sines, real, first, count);
+          m_fft->execute();
+          unfold_host(g, spectrum, view.data, first, count);
+        },
+        [&](auto) {
+          launch_dst1_fold_cuda(g, view.data, sines, real, first, count, m_stream);
+          m_fft->execute();
+          launch_dst1_unfold_cuda(g, spectrum, view.data, first, count, m_stream);
+        });
   }
 }
 

@@ -34,7 +34,7 @@ class Dst1Plan {
   /// Plans for `box` (non-empty) in fields of memory `space`; device work is queued on `stream`.
   /// max_batch_elements bounds N batch(); 0 takes the space's default above. Throws Error for an
   /// empty box, an axis outside 0..2, or device memory without CUDA.
-  Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream = nullptr,
+  Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream,
            std::int64_t max_batch_elements = 0);
   ~Dst1Plan();
   Dst1Plan(Dst1Plan&&) noexcept;

@@ -1,24 +1,24 @@
 // The eigenvalue tables, the host oracle of the division, and the dispatch to CUDA.
 #include "kernels/fft/eigen_divide.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <vector>
 
-#include "gridflow/config.hpp"
+#include "kernels/core/copy_from_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/fft/eigen_divide_cuda.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::fft {
 
 template <class T>
-DirichletEigenvalues<T>::DirichletEigenvalues(const mesh::Grid<3>& grid, mesh::MemorySpace space) {
+DirichletEigenvalues<T>::DirichletEigenvalues(const mesh::Grid<3>& grid, mesh::MemorySpace space, StreamHandle stream) {
   for (int d = 0; d < 3; ++d) {
     std::vector<T> values(static_cast<std::size_t>(grid.n[d] + 1), T(0));
     for (mesh::Index i = 1; i < grid.n[d]; ++i)
       values[i] = static_cast<T>(dirichlet_second_difference_eigenvalue(i, grid.n[d], grid.spacing(d)));
     m_axes[d] = mesh::Buffer(values.size() * sizeof(T), space);
-    mesh::copy_bytes(m_axes[d].data(), space, values.data(), mesh::MemorySpace::host, m_axes[d].bytes());
+    core::copy_from_host(m_axes[d].data(), space, values.data(), m_axes[d].bytes(), stream);
   }
 }
 
@@ -35,18 +35,15 @@ void divide_by_eigenvalues(mesh::Field<T, 3>& field, const mesh::Box<3>& box, co
   GRIDFLOW_REQUIRE(field.ghosted().contains(box), "eigenvalue division box lies outside field '" + field.label() + "'");
   if (box.empty()) return;
   const auto v = field.view();
-#if GRIDFLOW_HAVE_CUDA
-  if (field.space() == mesh::MemorySpace::device) return launch_eigen_divide_cuda<T>(v, box, tables, scale, stream);
-#endif
-  (void)stream;
-  const auto ny = box.extent(1);
-  Kokkos::parallel_for("fft::eigen_divide::host",
-                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)), [&](const std::int64_t r) {
-                         const std::int64_t j = box.lo[1] + r % ny, k = box.lo[2] + r / ny;
-                         const T ly = tables.at(1, j), lz = tables.at(2, k);
-                         for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i)
-                           v(i, j, k) = eigen_divide_point(v(i, j, k), tables.at(0, i), ly, lz, scale);
-                       });
+  core::run_on_space(
+      "fft::eigen_divide", field.space(), stream,
+      [&] {
+        core::for_each_row_host("fft::eigen_divide::host", box, [&](std::int64_t j, std::int64_t k) {
+          const T ly = tables.at(1, j), lz = tables.at(2, k);
+          for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i) v(i, j, k) = eigen_divide_point(v(i, j, k), tables.at(0, i), ly, lz, scale);
+        });
+      },
+      [&](auto) { launch_eigen_divide_cuda<T>(v, box, tables, scale, stream); });
 }
 
 template class DirichletEigenvalues<float>;

@@ -10,11 +10,11 @@
 namespace gridflow::kernels::fft {
 
 /// The eigenvalues l_i of every axis of `grid` for i = 0..n (i = 0 and n, which no interior mode
-/// has, hold 0), in double rounded once to T, in memory `space`.
+/// has, hold 0), in double rounded once to T, in memory `space` (device: copied there on `stream`).
 template <class T>
 class DirichletEigenvalues {
  public:
-  DirichletEigenvalues(const mesh::Grid<3>& grid, mesh::MemorySpace space);
+  DirichletEigenvalues(const mesh::Grid<3>& grid, mesh::MemorySpace space, StreamHandle stream);
   /// Tables indexed by global grid index, valid while this object lives.
   EigenTables<T> tables() const;
 
@@ -26,7 +26,7 @@ class DirichletEigenvalues {
 /// and where the tables are defined). Host: blocks. Device: asynchronous on `stream`.
 template <class T>
 void divide_by_eigenvalues(mesh::Field<T, 3>& field, const mesh::Box<3>& box, const EigenTables<T>& tables, T scale,
-                           StreamHandle stream = nullptr);
+                           StreamHandle stream);
 
 extern template class DirichletEigenvalues<float>;
 extern template class DirichletEigenvalues<double>;

@@ -35,8 +35,8 @@ class RealFftBatch {
 template <class T>
 std::unique_ptr<RealFftBatch<T>> make_fftw_batch(const RealFftShape& shape, T* real, Complex<T>* spectrum);
 
-/// A cuFFT plan on device buffers, executing on `stream`. Defined in CUDA builds only (callers test
-/// GRIDFLOW_HAVE_CUDA).
+/// A cuFFT plan on device buffers, executing on `stream`. Defined in CUDA builds only (callers
+/// reach it through core::run_on_space).
 template <class T>
 std::unique_ptr<RealFftBatch<T>> make_cufft_batch(const RealFftShape& shape, T* real, Complex<T>* spectrum,
                                                   StreamHandle stream);

@@ -20,7 +20,4 @@ void require_reach(const mesh::Field<T, 3>& field, const mesh::Box<3>& touched, 
                    std::string(kernel) + ": the points used reach outside the ghosted box of field '" + field.label() + "'");
 }
 
-/// Whether a call on `space` goes to the CUDA variant; throws for device fields without CUDA.
-bool on_device(mesh::MemorySpace space);
-
 }  // namespace gridflow::kernels::multigrid

@@ -12,11 +12,11 @@ namespace gridflow::kernels::multigrid {
 /// r = f - A u on `box`; other points of r are left as they are.
 template <class T>
 void residual(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<T, 3>& r, const mesh::Box<3>& box,
-              const PoissonCoefficients<T>& k, StreamHandle stream = nullptr);
+              const PoissonCoefficients<T>& k, StreamHandle stream);
 
 /// out = A u on `box`; other points of out are left as they are.
 template <class T>
 void apply_laplacian(const mesh::Field<T, 3>& u, mesh::Field<T, 3>& out, const mesh::Box<3>& box,
-                     const PoissonCoefficients<T>& k, StreamHandle stream = nullptr);
+                     const PoissonCoefficients<T>& k, StreamHandle stream);
 
 }  // namespace gridflow::kernels::multigrid

@@ -1,4 +1,4 @@
-#include "kernels/multigrid/box_loop_cuda.cuh"
+#include "kernels/core/for_each_cuda.cuh"
 #include "kernels/multigrid/residual_cuda.hpp"
 
 namespace gridflow::kernels::multigrid {
@@ -26,13 +26,13 @@ struct Laplacian {
 template <class T>
 void residual_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> r,
                    const mesh::Box<3>& box, const PoissonCoefficients<T>& c, StreamHandle stream) {
-  cuda::for_each_point(box, Residual<T>{u, f, r, c}, stream);
+  core::for_each_cuda(box, Residual<T>{u, f, r, c}, stream);
 }
 
 template <class T>
 void apply_laplacian_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<T, 3> out, const mesh::Box<3>& box,
                           const PoissonCoefficients<T>& c, StreamHandle stream) {
-  cuda::for_each_point(box, Laplacian<T>{u, out, c}, stream);
+  core::for_each_cuda(box, Laplacian<T>{u, out, c}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_RESIDUAL_CUDA(T)                                                                       \

@@ -1,6 +1,6 @@
 // Host oracle of the residual and operator kernels and the dispatch to the CUDA variants.
-#include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/residual_cuda.hpp"
@@ -17,18 +17,16 @@ void residual(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Fiel
   require_reach(f, box, name);
   require_reach(r, box, name);
   if (box.empty()) return;
-  if (on_device(u.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    residual_cuda<T>(u.view(), f.view(), r.view(), box, c, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto uv = u.view();
-  const auto fv = f.view();
-  const auto rv = r.view();
-  host::for_each_point("multigrid::residual::host", box,
-                       [&](std::int64_t i, std::int64_t j, std::int64_t k) { rv(i, j, k) = residual_at(uv, fv, i, j, k, c); });
+  core::run_on_space(
+      name, u.space(), stream,
+      [&] {
+        const auto uv = u.view();
+        const auto fv = f.view();
+        const auto rv = r.view();
+        core::for_each_host("multigrid::residual::host", box,
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { rv(i, j, k) = residual_at(uv, fv, i, j, k, c); });
+      },
+      [&](auto) { residual_cuda<T>(u.view(), f.view(), r.view(), box, c, stream); });
 }
 
 template <class T>
@@ -40,17 +38,15 @@ void apply_laplacian(const mesh::Field<T, 3>& u, mesh::Field<T, 3>& out, const m
   require_reach(u, box.grow(1), name);
   require_reach(out, box, name);
   if (box.empty()) return;
-  if (on_device(u.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    apply_laplacian_cuda<T>(u.view(), out.view(), box, c, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto uv = u.view();
-  const auto ov = out.view();
-  host::for_each_point("multigrid::apply_laplacian::host", box,
-                       [&](std::int64_t i, std::int64_t j, std::int64_t k) { ov(i, j, k) = laplacian_at(uv, i, j, k, c); });
+  core::run_on_space(
+      name, u.space(), stream,
+      [&] {
+        const auto uv = u.view();
+        const auto ov = out.view();
+        core::for_each_host("multigrid::apply_laplacian::host", box,
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { ov(i, j, k) = laplacian_at(uv, i, j, k, c); });
+      },
+      [&](auto) { apply_laplacian_cuda<T>(u.view(), out.view(), box, c, stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_RESIDUAL(T)                                                                            \

@@ -13,12 +13,12 @@ namespace gridflow::kernels::multigrid {
 /// out = in + weight (relaxed(in) - in) on `box`; other points of out are left as they are.
 template <class T>
 void weighted_jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
-                           const mesh::Box<3>& box, const PoissonCoefficients<T>& k, T weight, StreamHandle stream = nullptr);
+                           const mesh::Box<3>& box, const PoissonCoefficients<T>& k, T weight, StreamHandle stream);
 
 /// Gauss-Seidel update, in place, of the points of `box` whose colour_of() is `colour` (0 red,
 /// 1 black). They read only points of the other colour, so the order within a colour is free.
 template <class T>
 void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour,
-                                  const PoissonCoefficients<T>& k, StreamHandle stream = nullptr);
+                                  const PoissonCoefficients<T>& k, StreamHandle stream);
 
 }  // namespace gridflow::kernels::multigrid

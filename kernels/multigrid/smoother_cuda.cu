@@ -1,4 +1,4 @@
-#include "kernels/multigrid/box_loop_cuda.cuh"
+#include "kernels/core/for_each_cuda.cuh"
 #include "kernels/multigrid/smoother_cuda.hpp"
 
 namespace gridflow::kernels::multigrid {
@@ -36,7 +36,7 @@ struct RedBlackGaussSeidel {
 template <class T>
 void weighted_jacobi_sweep_cuda(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
                                 const mesh::Box<3>& box, const PoissonCoefficients<T>& c, T weight, StreamHandle stream) {
-  cuda::for_each_point(box, WeightedJacobi<T>{in, out, f, c, weight}, stream);
+  core::for_each_cuda(box, WeightedJacobi<T>{in, out, f, c, weight}, stream);
 }
 
 template <class T>
@@ -45,7 +45,7 @@ void red_black_gauss_seidel_sweep_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<
   mesh::Box<3> half = box;
   half.lo[0] = 0;
   half.hi[0] = (box.extent(0) + 1) / 2 - 1;  // a row of n points holds at most ceil(n/2) of one colour
-  cuda::for_each_point(half, RedBlackGaussSeidel<T>{read_only(u), u, f, c, box.lo[0], box.hi[0], colour}, stream);
+  core::for_each_cuda(half, RedBlackGaussSeidel<T>{read_only(u), u, f, c, box.lo[0], box.hi[0], colour}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA(T)                                                                           \

@@ -1,8 +1,8 @@
 // Host oracle of the smoothers and the dispatch to the CUDA variants.
 #include <utility>
 
-#include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/smoother_cuda.hpp"
@@ -20,19 +20,17 @@ void weighted_jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, 
   require_reach(out, box, name);
   require_reach(f, box, name);
   if (box.empty()) return;
-  if (on_device(in.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    weighted_jacobi_sweep_cuda<T>(in.view(), out.view(), f.view(), box, c, weight, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto u = in.view();
-  const auto v = out.view();
-  const auto rhs = f.view();
-  host::for_each_point("multigrid::weighted_jacobi::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-    v(i, j, k) = weighted_jacobi_at(u, rhs, i, j, k, c, weight);
-  });
+  core::run_on_space(
+      name, in.space(), stream,
+      [&] {
+        const auto u = in.view();
+        const auto v = out.view();
+        const auto rhs = f.view();
+        core::for_each_host("multigrid::weighted_jacobi::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          v(i, j, k) = weighted_jacobi_at(u, rhs, i, j, k, c, weight);
+        });
+      },
+      [&](auto) { weighted_jacobi_sweep_cuda<T>(in.view(), out.view(), f.view(), box, c, weight, stream); });
 }
 
 template <class T>
@@ -44,20 +42,18 @@ void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
   require_reach(u, box.grow(1), name);
   require_reach(f, box, name);
   if (box.empty()) return;
-  if (on_device(u.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    red_black_gauss_seidel_sweep_cuda<T>(u.view(), f.view(), box, colour, c, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto read = std::as_const(u).view();
-  const auto write = u.view();
-  const auto rhs = f.view();
-  host::for_each_row("multigrid::red_black_gauss_seidel::host", box, [&](std::int64_t j, std::int64_t k) {
-    for (std::int64_t i = first_of_colour(box.lo[0], j, k, colour); i <= box.hi[0]; i += 2)
-      write(i, j, k) = relaxed_at(read, rhs, i, j, k, c);
-  });
+  core::run_on_space(
+      name, u.space(), stream,
+      [&] {
+        const auto read = std::as_const(u).view();
+        const auto write = u.view();
+        const auto rhs = f.view();
+        core::for_each_row_host("multigrid::red_black_gauss_seidel::host", box, [&](std::int64_t j, std::int64_t k) {
+          for (std::int64_t i = first_of_colour(box.lo[0], j, k, colour); i <= box.hi[0]; i += 2)
+            write(i, j, k) = relaxed_at(read, rhs, i, j, k, c);
+        });
+      },
+      [&](auto) { red_black_gauss_seidel_sweep_cuda<T>(u.view(), f.view(), box, colour, c, stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_SMOOTHERS(T)                                                                             \

@@ -47,12 +47,12 @@ inline mesh::Box<3> prolongation_footprint(const mesh::Box<3>& fine_box) {
 /// fine's ghosted box); other coarse points are left as they are.
 template <class T>
 void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& coarse, const mesh::Box<3>& coarse_box,
-                             StreamHandle stream = nullptr);
+                             StreamHandle stream);
 
 /// fine += trilinear interpolation of `coarse` on `fine_box` (its prolongation_footprint must lie
 /// in coarse's ghosted box); other fine points are left as they are.
 template <class T>
 void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, const mesh::Box<3>& fine_box,
-                     StreamHandle stream = nullptr);
+                     StreamHandle stream);
 
 }  // namespace gridflow::kernels::multigrid

@@ -1,4 +1,4 @@
-#include "kernels/multigrid/box_loop_cuda.cuh"
+#include "kernels/core/for_each_cuda.cuh"
 #include "kernels/multigrid/multigrid_point.hpp"
 #include "kernels/multigrid/transfer_cuda.hpp"
 
@@ -25,13 +25,13 @@ struct ProlongationAndAdd {
 template <class T>
 void restrict_full_weighting_cuda(mesh::FieldView<const T, 3> fine, mesh::FieldView<T, 3> coarse, const mesh::Box<3>& coarse_box,
                                   StreamHandle stream) {
-  cuda::for_each_point(coarse_box, Restriction<T>{fine, coarse}, stream);
+  core::for_each_cuda(coarse_box, Restriction<T>{fine, coarse}, stream);
 }
 
 template <class T>
 void prolong_and_add_cuda(mesh::FieldView<const T, 3> coarse, mesh::FieldView<T, 3> fine, const mesh::Box<3>& fine_box,
                           StreamHandle stream) {
-  cuda::for_each_point(fine_box, ProlongationAndAdd<T>{coarse, fine}, stream);
+  core::for_each_cuda(fine_box, ProlongationAndAdd<T>{coarse, fine}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_TRANSFER_CUDA(T)                                                                         \

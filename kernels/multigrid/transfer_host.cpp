@@ -1,6 +1,6 @@
 // Host oracle of the grid transfers and the dispatch to the CUDA variants.
-#include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/transfer.hpp"
 #include "kernels/multigrid/transfer_cuda.hpp"
@@ -15,17 +15,15 @@ void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& c
   if (coarse_box.empty()) return;
   require_reach(fine, restriction_footprint(coarse_box), name);
   require_reach(coarse, coarse_box, name);
-  if (on_device(fine.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    restrict_full_weighting_cuda<T>(fine.view(), coarse.view(), coarse_box, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto fv = fine.view();
-  const auto cv = coarse.view();
-  host::for_each_point("multigrid::restrict_full_weighting::host", coarse_box,
-                       [&](std::int64_t i, std::int64_t j, std::int64_t k) { cv(i, j, k) = restriction_at(fv, i, j, k); });
+  core::run_on_space(
+      name, fine.space(), stream,
+      [&] {
+        const auto fv = fine.view();
+        const auto cv = coarse.view();
+        core::for_each_host("multigrid::restrict_full_weighting::host", coarse_box,
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { cv(i, j, k) = restriction_at(fv, i, j, k); });
+      },
+      [&](auto) { restrict_full_weighting_cuda<T>(fine.view(), coarse.view(), coarse_box, stream); });
 }
 
 template <class T>
@@ -38,17 +36,15 @@ void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, c
                    std::string(name) + ": fine points must have non-negative indices");
   require_reach(coarse, prolongation_footprint(fine_box), name);
   require_reach(fine, fine_box, name);
-  if (on_device(fine.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    prolong_and_add_cuda<T>(coarse.view(), fine.view(), fine_box, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto cv = coarse.view();
-  const auto fv = fine.view();
-  host::for_each_point("multigrid::prolong_and_add::host", fine_box,
-                       [&](std::int64_t i, std::int64_t j, std::int64_t k) { fv(i, j, k) += prolongation_at(cv, i, j, k); });
+  core::run_on_space(
+      name, fine.space(), stream,
+      [&] {
+        const auto cv = coarse.view();
+        const auto fv = fine.view();
+        core::for_each_host("multigrid::prolong_and_add::host", fine_box,
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { fv(i, j, k) += prolongation_at(cv, i, j, k); });
+      },
+      [&](auto) { prolong_and_add_cuda<T>(coarse.view(), fine.view(), fine_box, stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_TRANSFER(T)                                                                              \

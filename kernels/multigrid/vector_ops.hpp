@@ -11,22 +11,22 @@ namespace gridflow::kernels::multigrid {
 
 /// Sum over `box` of a * b, each product and the sum in double (this rank only). Blocks.
 template <class T>
-double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Box<3>& box, StreamHandle stream);
 
 /// y = y + alpha x on `box`.
 template <class T>
-void axpy(T alpha, const mesh::Field<T, 3>& x, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+void axpy(T alpha, const mesh::Field<T, 3>& x, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream);
 
 /// y = x + beta y on `box`.
 template <class T>
-void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream);
 
 /// dst = src on `box`.
 template <class T>
-void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<3>& box, StreamHandle stream = nullptr);
+void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<3>& box, StreamHandle stream);
 
 /// Every allocated value of `field` (ghosts and padding included) = 0.
 template <class T>
-void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream = nullptr);
+void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream);
 
 }  // namespace gridflow::kernels::multigrid

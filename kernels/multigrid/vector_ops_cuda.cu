@@ -1,4 +1,5 @@
-#include "kernels/multigrid/box_loop_cuda.cuh"
+#include "kernels/core/for_each_cuda.cuh"
+#include "kernels/core/reduce_cuda.cuh"
 #include "kernels/multigrid/vector_ops_cuda.hpp"
 #include "kernels/multigrid/vector_ops_point.hpp"
 
@@ -39,22 +40,22 @@ struct Copy {
 
 template <class T>
 double dot_cuda(mesh::FieldView<const T, 3> a, mesh::FieldView<const T, 3> b, const mesh::Box<3>& box, StreamHandle stream) {
-  return cuda::sum_over_points(box, Product<T>{a, b}, stream);
+  return core::reduce_cuda<core::Sum>(box, Product<T>{a, b}, stream);
 }
 
 template <class T>
 void axpy_cuda(T alpha, mesh::FieldView<const T, 3> x, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  cuda::for_each_point(box, Axpy<T>{alpha, x, y}, stream);
+  core::for_each_cuda(box, Axpy<T>{alpha, x, y}, stream);
 }
 
 template <class T>
 void xpby_cuda(mesh::FieldView<const T, 3> x, T beta, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  cuda::for_each_point(box, Xpby<T>{x, beta, y}, stream);
+  core::for_each_cuda(box, Xpby<T>{x, beta, y}, stream);
 }
 
 template <class T>
 void copy_cuda(mesh::FieldView<const T, 3> src, mesh::FieldView<T, 3> dst, const mesh::Box<3>& box, StreamHandle stream) {
-  cuda::for_each_point(box, Copy<T>{src, dst}, stream);
+  core::for_each_cuda(box, Copy<T>{src, dst}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(T)                                                                         \

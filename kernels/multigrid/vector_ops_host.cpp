@@ -1,8 +1,9 @@
 // Host oracle of the vector operations and the dispatch to the CUDA variants.
 #include <algorithm>
 
-#include "gridflow/config.hpp"
-#include "kernels/multigrid/box_loop_host.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/reduce_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
 #include "kernels/multigrid/vector_ops_cuda.hpp"
@@ -24,80 +25,72 @@ template <class T>
 double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Box<3>& box, StreamHandle stream) {
   require_pair(a, b, box, "multigrid::dot");
   if (box.empty()) return 0;
-  if (on_device(a.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    return dot_cuda<T>(a.view(), b.view(), box, stream);
-#endif
-  }
-  (void)stream;
-  const auto av = a.view();
-  const auto bv = b.view();
-  return host::sum_over_points("multigrid::dot::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-    return product_point(av(i, j, k), bv(i, j, k));
-  });
+  return core::run_on_space(
+      "multigrid::dot", a.space(), stream,
+      [&] {
+        const auto av = a.view();
+        const auto bv = b.view();
+        return core::reduce_host<core::Sum>("multigrid::dot::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          return product_point(av(i, j, k), bv(i, j, k));
+        });
+      },
+      [&](auto) { return dot_cuda<T>(a.view(), b.view(), box, stream); });
 }
 
 template <class T>
 void axpy(T alpha, const mesh::Field<T, 3>& x, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream) {
   require_pair(x, y, box, "multigrid::axpy");
   if (box.empty()) return;
-  if (on_device(x.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    axpy_cuda<T>(alpha, x.view(), y.view(), box, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto xv = x.view();
-  const auto yv = y.view();
-  host::for_each_point("multigrid::axpy::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-    yv(i, j, k) = axpy_point(alpha, xv(i, j, k), yv(i, j, k));
-  });
+  core::run_on_space(
+      "multigrid::axpy", x.space(), stream,
+      [&] {
+        const auto xv = x.view();
+        const auto yv = y.view();
+        core::for_each_host("multigrid::axpy::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          yv(i, j, k) = axpy_point(alpha, xv(i, j, k), yv(i, j, k));
+        });
+      },
+      [&](auto) { axpy_cuda<T>(alpha, x.view(), y.view(), box, stream); });
 }
 
 template <class T>
 void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream) {
   require_pair(x, y, box, "multigrid::xpby");
   if (box.empty()) return;
-  if (on_device(x.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    xpby_cuda<T>(x.view(), beta, y.view(), box, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto xv = x.view();
-  const auto yv = y.view();
-  host::for_each_point("multigrid::xpby::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-    yv(i, j, k) = xpby_point(xv(i, j, k), beta, yv(i, j, k));
-  });
+  core::run_on_space(
+      "multigrid::xpby", x.space(), stream,
+      [&] {
+        const auto xv = x.view();
+        const auto yv = y.view();
+        core::for_each_host("multigrid::xpby::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          yv(i, j, k) = xpby_point(xv(i, j, k), beta, yv(i, j, k));
+        });
+      },
+      [&](auto) { xpby_cuda<T>(x.view(), beta, y.view(), box, stream); });
 }
 
 template <class T>
 void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<3>& box, StreamHandle stream) {
   require_pair(src, dst, box, "multigrid::copy");
   if (box.empty()) return;
-  if (on_device(src.space())) {
-#if GRIDFLOW_HAVE_CUDA
-    copy_cuda<T>(src.view(), dst.view(), box, stream);
-#endif
-    return;
-  }
-  (void)stream;
-  const auto sv = src.view();
-  const auto dv = dst.view();
-  host::for_each_row("multigrid::copy::host", box, [&](std::int64_t j, std::int64_t k) {
-    std::copy(&sv(box.lo[0], j, k), &sv(box.lo[0], j, k) + box.extent(0), &dv(box.lo[0], j, k));
-  });
+  core::run_on_space(
+      "multigrid::copy", src.space(), stream,
+      [&] {
+        const auto sv = src.view();
+        const auto dv = dst.view();
+        core::for_each_row_host("multigrid::copy::host", box, [&](std::int64_t j, std::int64_t k) {
+          std::copy(&sv(box.lo[0], j, k), &sv(box.lo[0], j, k) + box.extent(0), &dv(box.lo[0], j, k));
+        });
+      },
+      [&](auto) { copy_cuda<T>(src.view(), dst.view(), box, stream); });
 }
 
 template <class T>
 void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream) {
-  if (on_device(field.space())) {
-    mesh::fill_device_bytes(field.allocation(), 0, field.allocated_bytes(), stream);
-    return;
-  }
-  std::fill(field.allocation(), field.allocation() + field.allocated_elements(), T(0));
+  core::run_on_space(
+      "multigrid::fill_zero", field.space(), stream,
+      [&] { std::fill(field.allocation(), field.allocation() + field.allocated_elements(), T(0)); },
+      [&](auto) { mesh::fill_device_bytes(field.allocation(), 0, field.allocated_bytes(), stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_VECTOR_OPS(T)                                                                             \

@@ -1,27 +1,15 @@
 #include "kernels/pack/box_copy.hpp"
 
-#include <Kokkos_Core.hpp>
+#include <algorithm>
 
-#include "gridflow/config.hpp"
+#include "kernels/core/box_points.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/pack/box_copy_cuda.hpp"
 
 namespace gridflow::kernels::pack {
 
 namespace {
-
-// Calls row(offset_in_field, offset_in_buffer, length) for every x-row of `box`.
-template <int Dim, class View, class RowFn>
-void for_each_row(const View& v, const mesh::Box<Dim>& box, RowFn&& row) {
-  const std::int64_t nx = box.extent(0), ny = box.extent(1);
-  const std::int64_t nz = Dim == 3 ? box.extent(Dim - 1) : 1;
-  Kokkos::parallel_for("pack::rows", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * nz),
-                       [&](const std::int64_t r) {
-                         const std::int64_t y = r % ny, z = r / ny;
-                         std::int64_t off = (box.lo[0] - v.lo[0]) + (box.lo[1] + y - v.lo[1]) * v.stride[1];
-                         if constexpr (Dim == 3) off += (box.lo[Dim - 1] + z - v.lo[Dim - 1]) * v.stride[Dim - 1];
-                         row(off, r * nx, nx);
-                       });
-}
 
 template <class T, int Dim>
 void require_inside(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box) {
@@ -34,28 +22,34 @@ template <class T, int Dim>
 void pack(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box, T* buffer, StreamHandle stream) {
   require_inside(field, box);
   if (box.empty()) return;
-#if GRIDFLOW_HAVE_CUDA
-  if (field.space() == mesh::MemorySpace::device) return launch_pack_cuda<T, Dim>(field.view(), box, buffer, stream);
-#endif
-  (void)stream;
-  const auto v = field.view();
-  for_each_row<Dim>(v, box, [&](std::int64_t off, std::int64_t at, std::int64_t n) {
-    std::copy(v.data + off, v.data + off + n, buffer + at);
-  });
+  core::run_on_space(
+      "pack::pack", field.space(), stream,
+      [&] {
+        const auto v = field.view();
+        const auto points = core::BoxPoints<Dim>::of(box);
+        core::for_each_row_host("pack::rows", box, [&](auto... jk) {
+          const T* row = &v(box.lo[0], jk...);
+          std::copy(row, row + points.n[0], buffer + points.ordinal(box.lo[0], jk...));
+        });
+      },
+      [&](auto) { launch_pack_cuda<T, Dim>(field.view(), box, buffer, stream); });
 }
 
 template <class T, int Dim>
 void unpack(const T* buffer, const mesh::Box<Dim>& box, mesh::Field<T, Dim>& field, StreamHandle stream) {
   require_inside(field, box);
   if (box.empty()) return;
-#if GRIDFLOW_HAVE_CUDA
-  if (field.space() == mesh::MemorySpace::device) return launch_unpack_cuda<T, Dim>(buffer, box, field.view(), stream);
-#endif
-  (void)stream;
-  const auto v = field.view();
-  for_each_row<Dim>(v, box, [&](std::int64_t off, std::int64_t at, std::int64_t n) {
-    std::copy(buffer + at, buffer + at + n, v.data + off);
-  });
+  core::run_on_space(
+      "pack::unpack", field.space(), stream,
+      [&] {
+        const auto v = field.view();
+        const auto points = core::BoxPoints<Dim>::of(box);
+        core::for_each_row_host("pack::rows", box, [&](auto... jk) {
+          const T* from = buffer + points.ordinal(box.lo[0], jk...);
+          std::copy(from, from + points.n[0], &v(box.lo[0], jk...));
+        });
+      },
+      [&](auto) { launch_unpack_cuda<T, Dim>(buffer, box, field.view(), stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_PACK(T, D)                                                                   \

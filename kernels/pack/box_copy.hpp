@@ -10,10 +10,10 @@ namespace gridflow::kernels::pack {
 /// buffer[0 .. box.size()) = field values on `box` (which must lie in the ghosted box).
 /// Host fields: blocks. Device fields: asynchronous on `stream`.
 template <class T, int Dim>
-void pack(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box, T* buffer, StreamHandle stream = nullptr);
+void pack(const mesh::Field<T, Dim>& field, const mesh::Box<Dim>& box, T* buffer, StreamHandle stream);
 
 /// Field values on `box` = buffer[0 .. box.size()).
 template <class T, int Dim>
-void unpack(const T* buffer, const mesh::Box<Dim>& box, mesh::Field<T, Dim>& field, StreamHandle stream = nullptr);
+void unpack(const T* buffer, const mesh::Box<Dim>& box, mesh::Field<T, Dim>& field, StreamHandle stream);
 
 }  // namespace gridflow::kernels::pack

@@ -1,70 +1,39 @@
-#include <cuda_runtime.h>
-
-#include <algorithm>
-
+#include "kernels/core/for_each_cuda.cuh"
 #include "kernels/pack/box_copy_cuda.hpp"
-#include "mesh/check.hpp"
 
 namespace gridflow::kernels::pack {
 
 namespace {
 
-struct BoxShape {
-  long long lo[3];
-  long long n[3];
-  long long size;
+// buffer[q] = field at point q of the box (box order, x fastest).
+template <class T, int Dim>
+struct Pack {
+  mesh::FieldView<const T, Dim> field;
+  core::BoxPoints<Dim> points;
+  T* buffer;
+  template <class... I>
+  __device__ void operator()(I... index) const { buffer[points.ordinal(index...)] = field(index...); }
 };
 
-template <int Dim>
-BoxShape shape_of(const mesh::Box<Dim>& box) {
-  BoxShape s{{0, 0, 0}, {1, 1, 1}, box.size()};
-  for (int d = 0; d < Dim; ++d) {
-    s.lo[d] = box.lo[d];
-    s.n[d] = box.extent(d);
-  }
-  return s;
-}
-
-// One thread per box point, linear index q = x + n0 (y + n1 z) in buffer order.
 template <class T, int Dim>
-__device__ long long field_offset(const mesh::FieldView<T, Dim>& f, const BoxShape& s, long long q) {
-  const long long x = q % s.n[0];
-  const long long y = (q / s.n[0]) % s.n[1];
-  long long off = (s.lo[0] + x - f.lo[0]) + (s.lo[1] + y - f.lo[1]) * f.stride[1];
-  if constexpr (Dim == 3) off += (s.lo[2] + q / (s.n[0] * s.n[1]) - f.lo[2]) * f.stride[2];
-  return off;
-}
-
-template <class T, int Dim>
-__global__ void pack_kernel(mesh::FieldView<const T, Dim> f, BoxShape s, T* __restrict__ buffer) {
-  for (long long q = blockIdx.x * 256ll + threadIdx.x; q < s.size; q += 256ll * gridDim.x)
-    buffer[q] = f.data[field_offset(f, s, q)];
-}
-
-template <class T, int Dim>
-__global__ void unpack_kernel(const T* __restrict__ buffer, BoxShape s, mesh::FieldView<T, Dim> f) {
-  for (long long q = blockIdx.x * 256ll + threadIdx.x; q < s.size; q += 256ll * gridDim.x)
-    f.data[field_offset(f, s, q)] = buffer[q];
-}
-
-unsigned blocks_for(long long n) { return static_cast<unsigned>(std::min<long long>((n + 255) / 256, 65535)); }
+struct Unpack {
+  const T* buffer;
+  core::BoxPoints<Dim> points;
+  mesh::FieldView<T, Dim> field;
+  template <class... I>
+  __device__ void operator()(I... index) const { field(index...) = buffer[points.ordinal(index...)]; }
+};
 
 }  // namespace
 
 template <class T, int Dim>
 void launch_pack_cuda(mesh::FieldView<const T, Dim> field, const mesh::Box<Dim>& box, T* buffer, StreamHandle stream) {
-  const BoxShape s = shape_of(box);
-  if (s.size == 0) return;
-  pack_kernel<T, Dim><<<blocks_for(s.size), 256, 0, stream>>>(field, s, buffer);
-  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+  core::for_each_cuda(box, Pack<T, Dim>{field, core::BoxPoints<Dim>::of(box), buffer}, stream, core::ThreadLayout::linear);
 }
 
 template <class T, int Dim>
 void launch_unpack_cuda(const T* buffer, const mesh::Box<Dim>& box, mesh::FieldView<T, Dim> field, StreamHandle stream) {
-  const BoxShape s = shape_of(box);
-  if (s.size == 0) return;
-  unpack_kernel<T, Dim><<<blocks_for(s.size), 256, 0, stream>>>(buffer, s, field);
-  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+  core::for_each_cuda(box, Unpack<T, Dim>{buffer, core::BoxPoints<Dim>::of(box), field}, stream, core::ThreadLayout::linear);
 }
 
 #define GRIDFLOW_INSTANTIATE_PACK(T, D)                                                                       \

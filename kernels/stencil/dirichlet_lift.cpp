@@ -1,9 +1,8 @@
 // Host oracle of the Dirichlet lift and the dispatch to CUDA.
 #include "kernels/stencil/dirichlet_lift.hpp"
 
-#include <Kokkos_Core.hpp>
-
-#include "gridflow/config.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/stencil/dirichlet_lift_cuda.hpp"
 #include "kernels/stencil/dirichlet_lift_point.hpp"
 #include "mesh/check.hpp"
@@ -21,25 +20,20 @@ void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, cons
   const mesh::Box<3> interior{{1, 1, 1}, {n[0] - 1, n[1] - 1, n[2] - 1}};
   GRIDFLOW_REQUIRE(interior.contains(box), "Dirichlet lift box reaches the boundary");
   if (box.empty()) return;
-#if GRIDFLOW_HAVE_CUDA
-  if (u.space() == mesh::MemorySpace::device)
-    return launch_dirichlet_lift_cuda<T>(u.view(), f.view(), box, n, k, b.view(), stream);
-#endif
-  (void)stream;
-  const auto uv = u.view();
-  const auto fv = f.view();
-  const auto bv = b.view();
-  const auto ny = box.extent(1);
-  Kokkos::parallel_for(
-      "stencil::dirichlet_lift::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)),
-      [&](const std::int64_t r) {
-        const std::int64_t j = box.lo[1] + r % ny, z = box.lo[2] + r / ny;
-        for (std::int64_t i = box.lo[0]; i <= box.hi[0]; ++i)
+  core::run_on_space(
+      "stencil::dirichlet_lift", u.space(), stream,
+      [&] {
+        const auto uv = u.view();
+        const auto fv = f.view();
+        const auto bv = b.view();
+        core::for_each_host("stencil::dirichlet_lift::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t z) {
           bv(i, j, z) = dirichlet_lift_point(
               fv(i, j, z), boundary_part(uv(i - 1, j, z), i - 1, n[0]), boundary_part(uv(i + 1, j, z), i + 1, n[0]),
               boundary_part(uv(i, j - 1, z), j - 1, n[1]), boundary_part(uv(i, j + 1, z), j + 1, n[1]),
               boundary_part(uv(i, j, z - 1), z - 1, n[2]), boundary_part(uv(i, j, z + 1), z + 1, n[2]), k);
-      });
+        });
+      },
+      [&](auto) { launch_dirichlet_lift_cuda<T>(u.view(), f.view(), box, n, k, b.view(), stream); });
 }
 
 template void dirichlet_lift<float>(const mesh::Field<float, 3>&, const mesh::Field<float, 3>&, const mesh::Box<3>&,

@@ -18,6 +18,6 @@ namespace gridflow::kernels::stencil {
 template <class T>
 void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
                     const std::array<mesh::Index, 3>& n, const PoissonCoefficients<T>& k, mesh::Field<T, 3>& b,
-                    StreamHandle stream = nullptr);
+                    StreamHandle stream);
 
 }  // namespace gridflow::kernels::stencil

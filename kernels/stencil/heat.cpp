@@ -1,10 +1,9 @@
 #include "kernels/stencil/heat.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <utility>
 
-#include "gridflow/config.hpp"
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/stencil/heat_cuda.hpp"
 #include "kernels/stencil/heat_point.hpp"
 
@@ -25,30 +24,26 @@ void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const m
   const auto u = in.view();
   const auto v = out.view();
   const auto i0 = update.lo[0], i1 = update.hi[0];
-  Kokkos::parallel_for(
-      "stencil::heat::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(update.lo[1], update.hi[1] + 1),
-      [=](const std::int64_t j) {
-        const T* row = &u(i0, j);
-        const T* south = &u(i0, j - 1);
-        const T* north = &u(i0, j + 1);
-        T* dst = &v(i0, j);
-        for (std::int64_t k = 0; k <= i1 - i0; ++k)
-          dst[k] = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], c.cx, c.cy);
-      });
+  core::for_each_row_host("stencil::heat::host", update, [&](const std::int64_t j) {
+    const T cx = c.cx, cy = c.cy;  // locals: stores through dst cannot change them, so the row vectorises
+    const T* row = &u(i0, j);
+    const T* south = &u(i0, j - 1);
+    const T* north = &u(i0, j + 1);
+    T* dst = &v(i0, j);
+    for (std::int64_t k = 0; k <= i1 - i0; ++k)
+      dst[k] = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], cx, cy);
+  });
 }
 
 template <class T>
 void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c,
                const HeatCudaParams& params, StreamHandle stream) {
-  if (in.space() == mesh::MemorySpace::host) return heat_step_host(in, out, update, c);
-  check_fields(in, out, update);
-#if GRIDFLOW_HAVE_CUDA
-  launch_heat_cuda<T>(params, in.view(), out.view(), update, c.cx, c.cy, stream);
-#else
-  (void)params;
-  (void)stream;
-  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
-#endif
+  core::run_on_space(
+      "stencil::heat", in.space(), stream, [&] { heat_step_host(in, out, update, c); },
+      [&](auto) {
+        check_fields(in, out, update);
+        launch_heat_cuda<T>(params, in.view(), out.view(), update, c.cx, c.cy, stream);
+      });
 }
 
 // The reference for fused steps: single host steps on the boxes that still reach `update`, through
@@ -79,13 +74,9 @@ void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh:
   if (update.empty()) return;
   GRIDFLOW_REQUIRE(in.ghosted().contains(update.grow(steps).intersect(active.grow(1))),
                    "heat steps read points outside the ghosted box");
-  if (in.space() == mesh::MemorySpace::host) return heat_steps_host(in, out, update, active, steps, c);
-#if GRIDFLOW_HAVE_CUDA
-  launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, stream);
-#else
-  (void)stream;
-  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
-#endif
+  core::run_on_space(
+      "stencil::heat", in.space(), stream, [&] { heat_steps_host(in, out, update, active, steps, c); },
+      [&](auto) { launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, stream); });
 }
 
 template void heat_step_host<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>);

@@ -22,7 +22,7 @@ void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const m
 /// the CUDA kernel with `params` for device fields (asynchronous on `stream`).
 template <class T>
 void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c,
-               const HeatCudaParams& params = {}, StreamHandle stream = nullptr);
+               const HeatCudaParams& params, StreamHandle stream);
 
 /// `steps` heat steps at once (temporal blocking): out on `update` = the values `steps` successive
 /// heat_step calls give there, starting from `in`, when each step updates the points of `active`
@@ -36,7 +36,7 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
 /// memory or is no wider than its two rims.
 template <class T>
 void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
-                const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params = {},
-                StreamHandle stream = nullptr);
+                const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params,
+                StreamHandle stream);
 
 }  // namespace gridflow::kernels::stencil

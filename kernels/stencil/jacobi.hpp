@@ -12,21 +12,21 @@ namespace gridflow::kernels::stencil {
 /// fields of one layout and memory space). Host: blocks. Device: asynchronous on `stream`.
 template <class T>
 void jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
-                  const mesh::Box<3>& update, const PoissonCoefficients<T>& k, const JacobiCudaParams& params = {},
-                  StreamHandle stream = nullptr);
+                  const mesh::Box<3>& update, const PoissonCoefficients<T>& k, const JacobiCudaParams& params,
+                  StreamHandle stream);
 
 /// The same sweep, also returning sum over `norm_box` (a sub-box of `update`) of (f - A in)^2,
 /// the squared residual of the input, accumulated in double. Blocks until the sum is on the host.
 template <class T>
 double jacobi_sweep_with_residual(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
                                   const mesh::Box<3>& update, const mesh::Box<3>& norm_box,
-                                  const PoissonCoefficients<T>& k, const JacobiCudaParams& params = {},
-                                  StreamHandle stream = nullptr);
+                                  const PoissonCoefficients<T>& k, const JacobiCudaParams& params,
+                                  StreamHandle stream);
 
 /// Sum over `box` of (f - A u)^2 in double (this rank only). Blocks.
 template <class T>
 double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
-                             const PoissonCoefficients<T>& k, StreamHandle stream = nullptr);
+                             const PoissonCoefficients<T>& k, StreamHandle stream);
 
 /// The coefficients for a grid's spacings (computed in double, rounded once to T).
 template <class T>

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "kernels/core/reduce_cuda.cuh"
 #include "kernels/stencil/jacobi_cuda.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
@@ -30,19 +31,6 @@ struct alignas(sizeof(T) * CX < 16 ? sizeof(T) * CX : 16) Cells {
 template <class T, int CX>
 __device__ Cells<T, CX> load_cells(const T* __restrict__ p) {
   return *reinterpret_cast<const Cells<T, CX>*>(p);
-}
-
-// Sums every thread's `acc` over the block into *sum: a tree over the flat thread index (any block
-// shape) in `partial` (one double per thread), then one double atomic per block.
-__device__ void block_sum_into(double acc, double* partial, double* sum) {
-  const int t = threadIdx.x + threadIdx.y * blockDim.x, threads = blockDim.x * blockDim.y;
-  partial[t] = acc;
-  __syncthreads();
-  for (int s = 1; s < threads; s *= 2) {
-    if (t % (2 * s) == 0 && t + s < threads) partial[t] += partial[t + s];
-    __syncthreads();
-  }
-  if (t == 0) atomicAdd(sum, partial[0]);
 }
 
 // (f - A u)^2 at update-box point (i, j, z) when it lies in the residual box, else 0.
@@ -84,7 +72,7 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
   }
   if constexpr (RESIDUAL) {
     __shared__ double partial[1024];
-    block_sum_into(acc, partial, sum);
+    core::add_block_sum_atomic(acc, partial, sum);
   }
 }
 
@@ -143,7 +131,7 @@ __global__ void jacobi_vector_kernel(const T* __restrict__ in, T* __restrict__ o
   }
   if constexpr (RESIDUAL) {
     __shared__ double partial[1024];
-    block_sum_into(acc, partial, sum);
+    core::add_block_sum_atomic(acc, partial, sum);
   }
 }
 
@@ -187,7 +175,7 @@ __global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ o
   }
   if constexpr (RESIDUAL) {
     __syncthreads();  // the tile is no longer needed: reuse it for the partial sums
-    block_sum_into(acc, reinterpret_cast<double*>(shared_bytes), sum);
+    core::add_block_sum_atomic(acc, reinterpret_cast<double*>(shared_bytes), sum);
   }
 }
 

@@ -1,7 +1,6 @@
 // Host oracle of the Jacobi family and the dispatch to the CUDA variants.
-#include <Kokkos_Core.hpp>
-
-#include "gridflow/config.hpp"
+#include "kernels/core/reduce_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
 #include "kernels/stencil/jacobi.hpp"
 #include "kernels/stencil/jacobi_cuda.hpp"
 
@@ -17,17 +16,6 @@ void require_layout(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, cons
   GRIDFLOW_REQUIRE(a.ghosted().contains(update.grow(1)), "Jacobi update box reaches outside the ghosted box");
 }
 
-// Visits every x-row of `box` on the Kokkos host space: row(j, k) with j, k global indices.
-template <class Row>
-double sum_rows(const mesh::Box<3>& box, Row&& row) {
-  double total = 0;
-  const auto ny = box.extent(1);
-  Kokkos::parallel_reduce(
-      "stencil::poisson::host", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ny * box.extent(2)),
-      [&](const std::int64_t r, double& acc) { acc += row(box.lo[1] + r % ny, box.lo[2] + r / ny); }, total);
-  return total;
-}
-
 // One sweep on the host; accumulates the squared residual of `in` over norm_box when asked.
 template <class T>
 double host_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& update,
@@ -37,7 +25,7 @@ double host_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mes
   const auto rhs = f.view();
   const auto sy = u.stride[1], sz = u.stride[2];
   const auto i0 = update.lo[0], nx = update.extent(0);
-  return sum_rows(update, [&](std::int64_t j, std::int64_t z) {
+  return core::reduce_rows_host<core::Sum>("stencil::poisson::host", update, [&](std::int64_t j, std::int64_t z) {
     const T* c = &u(i0, j, z);
     const T* fr = &rhs(i0, j, z);
     T* o = &v(i0, j, z);
@@ -55,59 +43,14 @@ double host_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mes
   });
 }
 
-}  // namespace
-
+// Sum over `box` of (f - A u)^2 on the host.
 template <class T>
-void jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& update,
-                  const PoissonCoefficients<T>& k, const JacobiCudaParams& params, StreamHandle stream) {
-  require_layout(in, out, f, update);
-  if (update.empty()) return;
-  if (in.space() == mesh::MemorySpace::host) {
-    host_sweep(in, out, f, update, nullptr, k);
-    return;
-  }
-#if GRIDFLOW_HAVE_CUDA
-  launch_jacobi_cuda<T>(params, in.view(), out.view(), f.view(), update, nullptr, k, nullptr, stream);
-#else
-  (void)params;
-  (void)stream;
-  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
-#endif
-}
-
-template <class T>
-double jacobi_sweep_with_residual(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
-                                  const mesh::Box<3>& update, const mesh::Box<3>& norm_box, const PoissonCoefficients<T>& k,
-                                  const JacobiCudaParams& params, StreamHandle stream) {
-  require_layout(in, out, f, update);
-  GRIDFLOW_REQUIRE(update.contains(norm_box), "the residual box must lie inside the update box");
-  if (update.empty()) return 0;
-  if (in.space() == mesh::MemorySpace::host) return host_sweep(in, out, f, update, &norm_box, k);
-#if GRIDFLOW_HAVE_CUDA
-  double sum = 0;
-  launch_jacobi_cuda<T>(params, in.view(), out.view(), f.view(), update, &norm_box, k, &sum, stream);
-  return sum;
-#else
-  (void)params;
-  (void)stream;
-  GRIDFLOW_REQUIRE(false, "device fields in a build without CUDA");
-  return 0;
-#endif
-}
-
-template <class T>
-double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
-                             const PoissonCoefficients<T>& k, StreamHandle stream) {
-  require_layout(u, u, f, box);
-  if (box.empty()) return 0;
-#if GRIDFLOW_HAVE_CUDA
-  if (u.space() == mesh::MemorySpace::device) return residual_norm_squared_cuda<T>(u.view(), f.view(), box, k, stream);
-#endif
-  (void)stream;
+double host_residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
+                                  const PoissonCoefficients<T>& k) {
   const auto uv = u.view();
   const auto rhs = f.view();
   const auto sy = uv.stride[1], sz = uv.stride[2];
-  return sum_rows(box, [&](std::int64_t j, std::int64_t z) {
+  return core::reduce_rows_host<core::Sum>("stencil::poisson::host", box, [&](std::int64_t j, std::int64_t z) {
     const T* c = &uv(box.lo[0], j, z);
     const T* fr = &rhs(box.lo[0], j, z);
     double acc = 0;
@@ -118,6 +61,44 @@ double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>
     }
     return acc;
   });
+}
+
+}  // namespace
+
+template <class T>
+void jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& update,
+                  const PoissonCoefficients<T>& k, const JacobiCudaParams& params, StreamHandle stream) {
+  require_layout(in, out, f, update);
+  if (update.empty()) return;
+  core::run_on_space(
+      "stencil::jacobi", in.space(), stream, [&] { host_sweep(in, out, f, update, nullptr, k); },
+      [&](auto) { launch_jacobi_cuda<T>(params, in.view(), out.view(), f.view(), update, nullptr, k, nullptr, stream); });
+}
+
+template <class T>
+double jacobi_sweep_with_residual(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
+                                  const mesh::Box<3>& update, const mesh::Box<3>& norm_box, const PoissonCoefficients<T>& k,
+                                  const JacobiCudaParams& params, StreamHandle stream) {
+  require_layout(in, out, f, update);
+  GRIDFLOW_REQUIRE(update.contains(norm_box), "the residual box must lie inside the update box");
+  if (update.empty()) return 0;
+  return core::run_on_space(
+      "stencil::jacobi", in.space(), stream, [&] { return host_sweep(in, out, f, update, &norm_box, k); },
+      [&](auto) {
+        double sum = 0;
+        launch_jacobi_cuda<T>(params, in.view(), out.view(), f.view(), update, &norm_box, k, &sum, stream);
+        return sum;
+      });
+}
+
+template <class T>
+double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
+                             const PoissonCoefficients<T>& k, StreamHandle stream) {
+  require_layout(u, u, f, box);
+  if (box.empty()) return 0;
+  return core::run_on_space(
+      "stencil::residual_norm_squared", u.space(), stream, [&] { return host_residual_norm_squared(u, f, box, k); },
+      [&](auto) { return residual_norm_squared_cuda<T>(u.view(), f.view(), box, k, stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_JACOBI(T)                                                                                 \

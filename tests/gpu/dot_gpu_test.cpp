@@ -130,7 +130,7 @@ TYPED_TEST(DotGpu, ExactlyRepresentableSumsAreBitwiseEqualToTheExactValue) {
         for (Index i = box.lo[0]; i <= box.hi[0]; ++i)
           units += std::llround(static_cast<double>(x(i, j, k)) * 16) * std::llround(static_cast<double>(y(i, j, k)) * 16);
     const double exact = std::ldexp(static_cast<double>(units), -8);
-    const double host = mg::dot(x, y, box), device = mg::dot(dx, dy, box, stream.get());
+    const double host = mg::dot(x, y, box, nullptr), device = mg::dot(dx, dy, box, stream.get());
     EXPECT_TRUE(same_bits(host, exact)) << host << " vs exact " << exact;
     EXPECT_TRUE(same_bits(device, exact)) << device << " vs exact " << exact;
   };
@@ -162,7 +162,7 @@ TYPED_TEST(DotGpu, GeneralSumsAgreeWithinTheBoundOfTwoSummationOrdersAndRepeatOn
           magnitudes += std::fabs(term);
           reference += term;
         }
-    const double host = mg::dot(x, y, box), device = mg::dot(dx, dy, box, stream.get());
+    const double host = mg::dot(x, y, box, nullptr), device = mg::dot(dx, dy, box, stream.get());
     const double bound = order_bound(box, magnitudes);
     EXPECT_LE(std::fabs(device - host), bound) << "device " << device << " host " << host;
     // Each side alone is within its part of the bound of a sum in higher precision (the test above

@@ -18,7 +18,7 @@
 
 #include "box_iteration.hpp"
 #include "gpu_test_support.hpp"
-#include "kernels/reduce/min_max.hpp"
+#include "kernels/core/min_max.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
 
@@ -28,7 +28,7 @@ using gridflow::mesh::Box;
 using gridflow::mesh::Field;
 using gridflow::mesh::Index;
 using gridflow::mesh::MemorySpace;
-namespace reduce = gridflow::kernels::reduce;
+namespace reduce = gridflow::kernels::core;
 
 template <class T, int D>
 struct Case {
@@ -132,7 +132,7 @@ TYPED_TEST(MinMaxGpu, MatchesTheHostOracleBitwiseAndFindsThePlantedExtremes) {
       SCOPED_TRACE(::testing::Message() << "box " << box << ", lowest at point " << at_lowest << ", highest at "
                                         << at_highest);
       const auto host_field = planted<T, Dim>(owned, box, lowest, highest, at_lowest, at_highest);
-      const auto h = reduce::min_max(host_field, box);
+      const auto h = reduce::min_max(host_field, box, nullptr);
       const auto d = on_device(host_field, box, stream.get());
       EXPECT_TRUE(same_bits(d.min, h.min)) << d.min << " vs host " << h.min;
       EXPECT_TRUE(same_bits(d.max, h.max)) << d.max << " vs host " << h.max;
@@ -166,7 +166,7 @@ TYPED_TEST(MinMaxGpu, NonFiniteValuesAreLeftOutAndReported) {
     std::array<Index, Dim> middle;
     for (int d = 0; d < Dim; ++d) middle[d] = (box.lo[d] + box.hi[d]) / 2;
     at<decltype(v), Dim>(v, middle) = nan;
-    const auto h = reduce::min_max(f, box);
+    const auto h = reduce::min_max(f, box, nullptr);
     const auto d = on_device(f, box, stream.get());
     EXPECT_FALSE(h.finite);
     EXPECT_FALSE(d.finite);
@@ -178,7 +178,7 @@ TYPED_TEST(MinMaxGpu, NonFiniteValuesAreLeftOutAndReported) {
 
     // Only NaN: no finite value, so min and max stay +inf and -inf, on both sides.
     gridflow::testing::for_each_point<Dim>(box, [&](const auto& p) { at<decltype(v), Dim>(v, p) = nan; });
-    const auto hn = reduce::min_max(f, box);
+    const auto hn = reduce::min_max(f, box, nullptr);
     const auto dn = on_device(f, box, stream.get());
     EXPECT_FALSE(dn.finite);
     EXPECT_TRUE(same_bits(dn.min, hn.min) && same_bits(dn.max, hn.max)) << dn.min << ' ' << dn.max;
@@ -196,9 +196,11 @@ TYPED_TEST(MinMaxGpu, AnEmptyBoxOrOneOutsideTheFieldIsRefusedOnBothSpaces) {
   Box<Dim> empty = owned, outside = owned.grow(ghost);
   empty.hi[0] = empty.lo[0] - 1;
   outside.lo[1] -= 1;
+  gridflow::mesh::Stream stream;  // a real stream: a null one is refused for device fields anyway
   for (const MemorySpace space : {MemorySpace::host, MemorySpace::device}) {
     const Field<T, Dim> f(owned, ghost, space, "f");
-    EXPECT_THROW(reduce::min_max(f, empty), gridflow::Error) << to_string(space);
-    EXPECT_THROW(reduce::min_max(f, outside), gridflow::Error) << to_string(space);
+    const gridflow::StreamHandle s = space == MemorySpace::device ? stream.get() : nullptr;
+    EXPECT_THROW(reduce::min_max(f, empty, s), gridflow::Error) << to_string(space);
+    EXPECT_THROW(reduce::min_max(f, outside, s), gridflow::Error) << to_string(space);
   }
 }

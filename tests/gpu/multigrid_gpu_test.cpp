@@ -78,19 +78,21 @@ struct Spec {
   double seed;
 };
 
-// Runs `op` on fresh host fields and on device copies of them; field `written` must then agree
-// bitwise (ghosts and points outside the kernel's box included).
+// Runs op(fields, stream) on fresh host fields (no stream) and on device copies of them (a stream
+// of the test's); field `written` must then agree bitwise (ghosts and points outside the kernel's
+// box included).
 template <class T>
-void expect_same(const std::vector<Spec>& specs, std::size_t written, const std::function<void(std::vector<Field<T, 3>>&)>& op,
-                 const char* what) {
+void expect_same(const std::vector<Spec>& specs, std::size_t written,
+                 const std::function<void(std::vector<Field<T, 3>>&, gridflow::StreamHandle)>& op, const char* what) {
   std::vector<Field<T, 3>> host, device;
   for (const auto& s : specs) {
     host.push_back(host_field<T>(s.owned, s.ghost, s.seed));
     device.push_back(on_device(host.back()));
   }
-  op(host);
-  op(device);
-  gridflow::mesh::synchronize(nullptr);
+  gridflow::mesh::Stream stream;
+  op(host, nullptr);
+  op(device, stream.get());
+  gridflow::mesh::synchronize(stream.get());
   EXPECT_EQ(differing(host[written], device[written]), 0u) << what;
 }
 
@@ -103,23 +105,24 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   const auto k = stencil::poisson_coefficients<T>(0.013, 0.021, 0.017);
   const Spec u{fine_points, 2, 0.3}, f{fine_points, 1, 1.1}, out{fine_points, 3, 2.0}, coarse{coarse_points, 1, 0.7};
   using Fields = std::vector<Field<T, 3>>;
-  expect_same<T>({u, out, f}, 1, [&](Fields& a) { mg::weighted_jacobi_sweep(a[0], a[1], a[2], fine_box, k, T(6.0 / 7.0)); },
+  expect_same<T>({u, out, f}, 1, [&](Fields& a, auto s) { mg::weighted_jacobi_sweep(a[0], a[1], a[2], fine_box, k, T(6.0 / 7.0), s); },
                  "weighted Jacobi");
   for (int colour : {0, 1})
-    expect_same<T>({u, f}, 0, [&](Fields& a) { mg::red_black_gauss_seidel_sweep(a[0], a[1], fine_box, colour, k); },
+    expect_same<T>({u, f}, 0, [&](Fields& a, auto s) { mg::red_black_gauss_seidel_sweep(a[0], a[1], fine_box, colour, k, s); },
                    colour ? "black Gauss-Seidel" : "red Gauss-Seidel");
-  expect_same<T>({u, f, out}, 2, [&](Fields& a) { mg::residual(a[0], a[1], a[2], fine_box, k); }, "residual");
-  expect_same<T>({u, out}, 1, [&](Fields& a) { mg::apply_laplacian(a[0], a[1], fine_box, k); }, "operator");
-  expect_same<T>({u, coarse}, 1, [&](Fields& a) { mg::restrict_full_weighting(a[0], a[1], coarse_box); }, "restriction");
-  expect_same<T>({coarse, out}, 1, [&](Fields& a) { mg::prolong_and_add(a[0], a[1], fine_box); }, "prolongation");
-  expect_same<T>({u, out}, 1, [&](Fields& a) { mg::axpy(T(-0.3), a[0], a[1], fine_box); }, "axpy");
-  expect_same<T>({u, out}, 1, [&](Fields& a) { mg::xpby(a[0], T(0.7), a[1], fine_box); }, "xpby");
-  expect_same<T>({u, out}, 1, [&](Fields& a) { mg::copy(a[0], a[1], fine_box); }, "copy");
-  expect_same<T>({out}, 0, [&](Fields& a) { mg::fill_zero(a[0]); }, "fill_zero");
+  expect_same<T>({u, f, out}, 2, [&](Fields& a, auto s) { mg::residual(a[0], a[1], a[2], fine_box, k, s); }, "residual");
+  expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
+  expect_same<T>({u, coarse}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], coarse_box, s); }, "restriction");
+  expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s); }, "prolongation");
+  expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::axpy(T(-0.3), a[0], a[1], fine_box, s); }, "axpy");
+  expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::xpby(a[0], T(0.7), a[1], fine_box, s); }, "xpby");
+  expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::copy(a[0], a[1], fine_box, s); }, "copy");
+  expect_same<T>({out}, 0, [&](Fields& a, auto s) { mg::fill_zero(a[0], s); }, "fill_zero");
 
   const auto hu = host_field<T>(u.owned, u.ghost, u.seed), hout = host_field<T>(out.owned, out.ghost, out.seed);
   const auto du = on_device(hu), dout = on_device(hout);
-  const double host_dot = mg::dot(hu, hout, fine_box), device_dot = mg::dot(du, dout, fine_box);
+  gridflow::mesh::Stream stream;
+  const double host_dot = mg::dot(hu, hout, fine_box, nullptr), device_dot = mg::dot(du, dout, fine_box, stream.get());
   EXPECT_NEAR(device_dot, host_dot, 1e-12 * std::abs(host_dot)) << "dot products are summed in another order";
 }
 

@@ -95,15 +95,18 @@ TYPED_TEST(SpectralGpu, DivisionAndLiftMatchTheHostBitwise) {
   const auto k = gridflow::kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
   Field<T, 3> b_host(interior, 0, MemorySpace::host, "b");
   auto b_device = to_device(b_host);
-  gridflow::kernels::stencil::dirichlet_lift(u, f, interior, grid.n, k, b_host);
-  gridflow::kernels::stencil::dirichlet_lift(to_device(u), to_device(f), interior, grid.n, k, b_device);
-  gridflow::mesh::synchronize(nullptr);
+  gridflow::mesh::Stream stream;
+  const auto u_device = to_device(u), f_device = to_device(f);  // alive until the lift has run
+  gridflow::kernels::stencil::dirichlet_lift(u, f, interior, grid.n, k, b_host, nullptr);
+  gridflow::kernels::stencil::dirichlet_lift(u_device, f_device, interior, grid.n, k, b_device, stream.get());
+  gridflow::mesh::synchronize(stream.get());
   EXPECT_EQ(max_difference(b_host, to_host(b_device)), 0.0);
 
-  const gridflow::kernels::fft::DirichletEigenvalues<T> on_host(grid, MemorySpace::host), on_device(grid, MemorySpace::device);
-  gridflow::kernels::fft::divide_by_eigenvalues(b_host, interior, on_host.tables(), T(0.37));
-  gridflow::kernels::fft::divide_by_eigenvalues(b_device, interior, on_device.tables(), T(0.37));
-  gridflow::mesh::synchronize(nullptr);
+  const gridflow::kernels::fft::DirichletEigenvalues<T> on_host(grid, MemorySpace::host, nullptr),
+      on_device(grid, MemorySpace::device, stream.get());
+  gridflow::kernels::fft::divide_by_eigenvalues(b_host, interior, on_host.tables(), T(0.37), nullptr);
+  gridflow::kernels::fft::divide_by_eigenvalues(b_device, interior, on_device.tables(), T(0.37), stream.get());
+  gridflow::mesh::synchronize(stream.get());
   EXPECT_EQ(max_difference(b_host, to_host(b_device)), 0.0);
 }
 

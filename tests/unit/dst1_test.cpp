@@ -73,7 +73,7 @@ TYPED_TEST(Dst1, MatchesDirectSumOnEveryAxis) {
       const auto x = gridflow::testing::random_field<T>(box, 1, static_cast<unsigned>(n * 3 + axis));
       Field<T, 3> y(box, 1, MemorySpace::host, "y");
       y.copy_from(x);
-      gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host);
+      gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host, nullptr);
       EXPECT_EQ(plan.length(), n);
       plan.apply(y);
       bool ghosts_kept = false;
@@ -107,7 +107,7 @@ TYPED_TEST(Dst1, TwiceIsHalfNTimesTheInput) {
       const auto x = gridflow::testing::random_field<T>(box, 1, 11u * static_cast<unsigned>(n) + static_cast<unsigned>(axis));
       Field<T, 3> y(box, 1, MemorySpace::host, "y");
       y.copy_from(x);
-      gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host);
+      gridflow::kernels::fft::Dst1Plan<T> plan(box, axis, MemorySpace::host, nullptr);
       plan.apply(y);
       plan.apply(y);
       double err = 0;
@@ -122,9 +122,9 @@ TYPED_TEST(Dst1, TwiceIsHalfNTimesTheInput) {
 
 TEST(Dst1Plan, RejectsBadArguments) {
   using gridflow::kernels::fft::Dst1Plan;
-  EXPECT_THROW(Dst1Plan<double>(Box<3>{{0, 0, 0}, {-1, 3, 3}}, 0, MemorySpace::host), gridflow::Error);
-  EXPECT_THROW(Dst1Plan<double>(Box<3>{{0, 0, 0}, {3, 3, 3}}, 3, MemorySpace::host), gridflow::Error);
-  Dst1Plan<double> plan(Box<3>{{0, 0, 0}, {3, 3, 3}}, 1, MemorySpace::host);
+  EXPECT_THROW(Dst1Plan<double>(Box<3>{{0, 0, 0}, {-1, 3, 3}}, 0, MemorySpace::host, nullptr), gridflow::Error);
+  EXPECT_THROW(Dst1Plan<double>(Box<3>{{0, 0, 0}, {3, 3, 3}}, 3, MemorySpace::host, nullptr), gridflow::Error);
+  Dst1Plan<double> plan(Box<3>{{0, 0, 0}, {3, 3, 3}}, 1, MemorySpace::host, nullptr);
   Field<double, 3> small(Box<3>{{0, 0, 0}, {2, 3, 3}}, 0, MemorySpace::host);
   EXPECT_THROW(plan.apply(small), gridflow::Error);
 }

@@ -38,7 +38,7 @@ double wiggle(double i, double j, double k) { return std::sin(0.7 * i + 0.3 * j 
 
 template <class T>
 double residual_norm(const Field<T, 3>& u, const Field<T, 3>& f, const stencil::PoissonCoefficients<T>& c) {
-  return std::sqrt(stencil::residual_norm_squared(u, f, interior, c));
+  return std::sqrt(stencil::residual_norm_squared(u, f, interior, c, nullptr));
 }
 
 }  // namespace
@@ -54,7 +54,7 @@ TYPED_TEST(MultigridSmoother, RedBlackColoursFollowTheGlobalIndex) {
     b.copy_from(u);
     return b;
   }();
-  mg::red_black_gauss_seidel_sweep(u, f, interior, 0, c);
+  mg::red_black_gauss_seidel_sweep(u, f, interior, 0, c, nullptr);
   for (auto k = points.lo[2]; k <= points.hi[2]; ++k)
     for (auto j = points.lo[1]; j <= points.hi[1]; ++j)
       for (auto i = points.lo[0]; i <= points.hi[0]; ++i) {
@@ -69,10 +69,10 @@ TYPED_TEST(MultigridSmoother, RedBlackColoursFollowTheGlobalIndex) {
   left.hi[0] = 4;
   right.lo[0] = 5;
   for (int colour : {0, 1}) {
-    mg::red_black_gauss_seidel_sweep(split, f, right, colour, c);
-    mg::red_black_gauss_seidel_sweep(split, f, left, colour, c);
+    mg::red_black_gauss_seidel_sweep(split, f, right, colour, c, nullptr);
+    mg::red_black_gauss_seidel_sweep(split, f, left, colour, c, nullptr);
   }
-  mg::red_black_gauss_seidel_sweep(u, f, interior, 1, c);
+  mg::red_black_gauss_seidel_sweep(u, f, interior, 1, c, nullptr);
   for (auto k = points.lo[2]; k <= points.hi[2]; ++k)
     for (auto j = points.lo[1]; j <= points.hi[1]; ++j)
       for (auto i = points.lo[0]; i <= points.hi[0]; ++i) ASSERT_EQ(split(i, j, k), u(i, j, k)) << i << ' ' << j << ' ' << k;
@@ -87,8 +87,8 @@ TYPED_TEST(MultigridSmoother, SmoothersReduceTheResidualAndFullWeightJacobiIsJac
   fill(f, [](double i, double, double) { return 0.5 * i; });
   v.copy_from(u);
   jacobi.copy_from(u);
-  mg::weighted_jacobi_sweep(u, v, f, interior, c, T(1));
-  stencil::jacobi_sweep(u, jacobi, f, interior, c);
+  mg::weighted_jacobi_sweep(u, v, f, interior, c, T(1), nullptr);
+  stencil::jacobi_sweep(u, jacobi, f, interior, c, {}, nullptr);
   for (auto k = interior.lo[2]; k <= interior.hi[2]; ++k)
     for (auto j = interior.lo[1]; j <= interior.hi[1]; ++j)
       for (auto i = interior.lo[0]; i <= interior.hi[0]; ++i)
@@ -96,13 +96,13 @@ TYPED_TEST(MultigridSmoother, SmoothersReduceTheResidualAndFullWeightJacobiIsJac
 
   const double start = residual_norm(u, f, c);
   for (int s = 0; s < 3; ++s) {
-    mg::weighted_jacobi_sweep(u, v, f, interior, c, T(6.0 / 7.0));
-    mg::weighted_jacobi_sweep(v, u, f, interior, c, T(6.0 / 7.0));
+    mg::weighted_jacobi_sweep(u, v, f, interior, c, T(6.0 / 7.0), nullptr);
+    mg::weighted_jacobi_sweep(v, u, f, interior, c, T(6.0 / 7.0), nullptr);
   }
   const double after_jacobi = residual_norm(u, f, c);
   EXPECT_LT(after_jacobi, 0.5 * start);
   for (int s = 0; s < 3; ++s)
-    for (int colour : {0, 1}) mg::red_black_gauss_seidel_sweep(u, f, interior, colour, c);
+    for (int colour : {0, 1}) mg::red_black_gauss_seidel_sweep(u, f, interior, colour, c, nullptr);
   EXPECT_LT(residual_norm(u, f, c), 0.5 * after_jacobi);
 }
 
@@ -113,15 +113,15 @@ TYPED_TEST(MultigridSmoother, ResidualAndOperatorOnAnExactQuadratic) {
   Field<T, 3> u(points, 2, MemorySpace::host), f(points, 1, MemorySpace::host), r(points, 0, MemorySpace::host);
   fill(u, [](double i, double j, double k) { return i * i + j * k; });
   fill(f, [](double, double, double) { return 2; });
-  mg::residual(u, f, r, interior, c);
-  mg::apply_laplacian(u, f, interior, c);
+  mg::residual(u, f, r, interior, c, nullptr);
+  mg::apply_laplacian(u, f, interior, c, nullptr);
   for (auto k = interior.lo[2]; k <= interior.hi[2]; ++k)
     for (auto j = interior.lo[1]; j <= interior.hi[1]; ++j)
       for (auto i = interior.lo[0]; i <= interior.hi[0]; ++i) {
         ASSERT_EQ(r(i, j, k), T(0));
         ASSERT_EQ(f(i, j, k), T(2));
       }
-  EXPECT_THROW(mg::residual(r, f, u, points, c), gridflow::Error) << "r has no ghosts beyond its boundary points";
+  EXPECT_THROW(mg::residual(r, f, u, points, c, nullptr), gridflow::Error) << "r has no ghosts beyond its boundary points";
 }
 
 TYPED_TEST(MultigridSmoother, VectorOperationsAcrossLayouts) {
@@ -129,17 +129,17 @@ TYPED_TEST(MultigridSmoother, VectorOperationsAcrossLayouts) {
   Field<T, 3> x(points, 1, MemorySpace::host), y(points, 3, MemorySpace::host);
   fill(x, [](double i, double j, double k) { return i + 2 * j - k; });
   fill(y, [](double, double j, double) { return j; });
-  EXPECT_EQ(mg::dot(x, y, interior), [&] {
+  EXPECT_EQ(mg::dot(x, y, interior, nullptr), [&] {
     double s = 0;
     for (auto k = interior.lo[2]; k <= interior.hi[2]; ++k)
       for (auto j = interior.lo[1]; j <= interior.hi[1]; ++j)
         for (auto i = interior.lo[0]; i <= interior.hi[0]; ++i) s += double(i + 2 * j - k) * j;
     return s;
   }());
-  mg::axpy(T(2), x, y, interior);  // y = j + 2 x
-  mg::xpby(x, T(0.5), y, interior);  // y = x + j/2 + x
-  mg::copy(y, x, points);
-  mg::fill_zero(y);
+  mg::axpy(T(2), x, y, interior, nullptr);  // y = j + 2 x
+  mg::xpby(x, T(0.5), y, interior, nullptr);  // y = x + j/2 + x
+  mg::copy(y, x, points, nullptr);
+  mg::fill_zero(y, nullptr);
   EXPECT_EQ(y(3, 3, 3), T(0));
   EXPECT_EQ(x(3, 4, 5), T(2 * (3 + 8 - 5) + 2));
   EXPECT_EQ(x(0, 4, 5), T(4)) << "outside the interior y kept its values, and the copy took them";

@@ -38,7 +38,7 @@ TYPED_TEST(MultigridTransfer, RestrictionOfAConstantIsTheConstant) {
   using T = TypeParam;
   const auto fine = fine_field<T>([](auto, auto, auto) { return 0.7; });
   Field<T, 3> coarse(coarse_points, 1, MemorySpace::host);
-  mg::restrict_full_weighting(fine, coarse, coarse_interior);
+  mg::restrict_full_weighting(fine, coarse, coarse_interior, nullptr);
   for (auto k = coarse_interior.lo[2]; k <= coarse_interior.hi[2]; ++k)
     for (auto j = coarse_interior.lo[1]; j <= coarse_interior.hi[1]; ++j)
       for (auto i = coarse_interior.lo[0]; i <= coarse_interior.hi[0]; ++i) ASSERT_EQ(coarse(i, j, k), static_cast<T>(0.7));
@@ -50,7 +50,7 @@ TYPED_TEST(MultigridTransfer, RestrictionIsExactOnLinearAndBilinearFunctions) {
   const auto p = [](double i, double j, double k) { return 3 * i - 2 * j + k + 5 + i * j - 2 * j * k + i * k; };
   const auto fine = fine_field<T>(p);
   Field<T, 3> coarse(coarse_points, 1, MemorySpace::host);
-  mg::restrict_full_weighting(fine, coarse, coarse_interior);
+  mg::restrict_full_weighting(fine, coarse, coarse_interior, nullptr);
   for (auto k = coarse_interior.lo[2]; k <= coarse_interior.hi[2]; ++k)
     for (auto j = coarse_interior.lo[1]; j <= coarse_interior.hi[1]; ++j)
       for (auto i = coarse_interior.lo[0]; i <= coarse_interior.hi[0]; ++i)
@@ -63,7 +63,7 @@ TYPED_TEST(MultigridTransfer, RestrictionOfAQuadraticAddsHalfItsSecondDerivative
   const auto p = [](double i, double j, double k) { return i * i + 2 * j * j + 3 * k * k + i * j; };
   const auto fine = fine_field<T>(p);
   Field<T, 3> coarse(coarse_points, 1, MemorySpace::host);
-  mg::restrict_full_weighting(fine, coarse, coarse_interior);
+  mg::restrict_full_weighting(fine, coarse, coarse_interior, nullptr);
   for (auto k = coarse_interior.lo[2]; k <= coarse_interior.hi[2]; ++k)
     for (auto j = coarse_interior.lo[1]; j <= coarse_interior.hi[1]; ++j)
       for (auto i = coarse_interior.lo[0]; i <= coarse_interior.hi[0]; ++i)
@@ -79,7 +79,7 @@ TYPED_TEST(MultigridTransfer, ProlongationIsExactOnLinearFunctionsAndAddsToTheFi
       for (auto i = 0; i <= 6; ++i) coarse(i, j, k) = static_cast<T>(2 * i - 3 * j + k + 1);
   auto fine = fine_field<T>([](auto, auto, auto) { return 4.0; });
   const Box<3> updated{{1, 1, 1}, {11, 9, 7}};
-  mg::prolong_and_add(coarse, fine, updated);
+  mg::prolong_and_add(coarse, fine, updated, nullptr);
   for (auto k = updated.lo[2]; k <= updated.hi[2]; ++k)
     for (auto j = updated.lo[1]; j <= updated.hi[1]; ++j)
       for (auto i = updated.lo[0]; i <= updated.hi[0]; ++i)
@@ -92,7 +92,7 @@ TYPED_TEST(MultigridTransfer, FootprintsAreChecked) {
   // Restricting onto coarse point 6 (fine 12) would read fine 13, beyond a ghost width of 0.
   const auto fine = fine_field<T>([](auto, auto, auto) { return 1.0; }, 0);
   Field<T, 3> coarse(coarse_points, 1, MemorySpace::host);
-  EXPECT_THROW(mg::restrict_full_weighting(fine, coarse, coarse_points), gridflow::Error);
+  EXPECT_THROW(mg::restrict_full_weighting(fine, coarse, coarse_points, nullptr), gridflow::Error);
   EXPECT_EQ(mg::restriction_footprint(Box<3>{{2, 3, 1}, {4, 3, 2}}), (Box<3>{{3, 5, 1}, {9, 7, 5}}));
   EXPECT_EQ(mg::prolongation_footprint(Box<3>{{3, 4, 1}, {7, 4, 2}}), (Box<3>{{1, 2, 0}, {4, 2, 1}}));
 }
