@@ -28,7 +28,8 @@ void require_xml_text(const std::string& text, const std::string& what) {
     int len = static_cast<int>(end - p);
     const int c = xmlGetUTF8Char(p, &len);
     if (c < 0 || len <= 0 || !xmlIsCharQ(c))
-      throw std::invalid_argument(what + " '" + text + "' is not text an XML document can hold (valid UTF-8, no control characters)");
+      throw std::invalid_argument(what + " '" + text +
+                                  "' is not text an XML document can hold (valid UTF-8, no control characters)");
     p += len;
   }
 }
@@ -90,8 +91,8 @@ void data_item(xmlNodePtr parent, const std::string& name, const char* format, i
 void require_xdmf_name(const std::string& name, const std::string& what) {
   require_xml_text(name, what);
   if (name.find(':') != std::string::npos)
-    throw std::invalid_argument(what + " '" + name + "' has a ':', which XDMF readers take for the end of the file part of " +
-                                "an HDF5 reference (FILE:/DATASET)");
+    throw std::invalid_argument(what + " '" + name + "' has a ':', which XDMF readers take for the end of the " +
+                                "file part of an HDF5 reference (FILE:/DATASET)");
 }
 
 std::string xdmf_document(const std::string& name, const XdmfMesh& mesh, const std::vector<XdmfStep>& steps) {
