@@ -55,6 +55,9 @@ target_include_directories(gridflow_fftw SYSTEM INTERFACE ${GRIDFLOW_FFTW_INCLUD
 target_link_libraries(gridflow_fftw INTERFACE ${GRIDFLOW_FFTW_DOUBLE} ${GRIDFLOW_FFTW_FLOAT})
 add_library(gridflow::fftw ALIAS gridflow_fftw)
 
+# libxml2 writes the XDMF index (io/xdmf.cpp), escaping names as XML requires. Debian: libxml2-dev.
+find_package(LibXml2 REQUIRED)
+
 find_package(tomlplusplus REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(muparser REQUIRED)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <type_traits>
@@ -59,7 +60,10 @@ OutputSeries<Dim>::OutputSeries(const mesh::Decomposition<Dim>& decomposition, s
                                 Attributes run, Attributes input)
     : m_decomposition(decomposition), m_directory(std::move(directory)), m_basename(std::move(basename)),
       m_run(std::move(run)), m_input(std::move(input)),
-      m_xdmf_path((fs::path(m_directory) / (m_basename + ".xmf")).string()) {}
+      m_xdmf_path((fs::path(m_directory) / (m_basename + ".xmf")).string()) {
+  // Every rank has the same name, so every rank throws alike, before any file is written.
+  require_xdmf_name(m_basename, "output name");
+}
 
 template <int Dim>
 void OutputSeries<Dim>::set_run_attributes(const Attributes& values) {
@@ -159,10 +163,15 @@ void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& pre
       mesh.origin[d] = grid.origin[d];
       mesh.spacing[d] = grid.spacing(d);
     }
-    std::ofstream out(partial);
-    out << xdmf_document(m_basename, mesh, m_steps);
-    out.close();
-    if (!out) error = "cannot write " + partial.string();
+    try {  // rank 0's failure reaches every rank below: none may be left in the collective
+      const std::string document = xdmf_document(m_basename, mesh, m_steps);
+      std::ofstream out(partial);
+      out << document;
+      out.close();
+      if (!out) error = "cannot write " + partial.string();
+    } catch (const std::exception& e) {
+      error = "cannot write " + m_xdmf_path + ": " + e.what();
+    }
   }
   throw_rank0_error(comm, error);
   collective_rename(comm, partial, m_xdmf_path);
