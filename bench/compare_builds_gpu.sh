@@ -7,7 +7,8 @@
 #      cache, old and new alternating twice (each first once): stencil Gcell/s and wall time from --summary;
 #   3. poisson3d_large (513^3 double, 1e-8) with multigrid, cg-mg and spectral, old and new
 #      alternating twice: solve time and iterations from --summary.
-# Results: OUT/compare.log, OUT/perf.json (one record per run), OUT/perf.txt (the ratios).
+# Results: OUT/compare.log, OUT/perf.json (one record per run), OUT/perf.txt (the ratios),
+# OUT/full_size_compare.log (the timed runs' fields, old against new, bitwise).
 set -uo pipefail
 old=$1 new=$2 out=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +25,8 @@ run() {  # run TAG EXE LABEL DECK OVERRIDES...: one run, its --summary kept as a
   local tag=$1 exe=$2 label=$3 deck=$4; shift 4
   local summary=/tmp/perf-$tag-$label.json
   rm -f "$summary"
-  "$exe" "$deck" "$@" output.dir=/tmp/perf-out --summary "$summary" > /tmp/perf-$tag-$label.log 2>&1 || status=1
+  rm -rf /tmp/perf-out-$tag-$label
+  "$exe" "$deck" "$@" output.dir=/tmp/perf-out-$tag-$label --summary "$summary" > /tmp/perf-$tag-$label.log 2>&1 || status=1
   [ -s "$summary" ] && records+=("{\"binary\": \"$tag\", \"case\": \"$label\", \"summary\": $(cat "$summary")}")
 }
 for round in 1 2; do
@@ -40,6 +42,17 @@ for round in 1 2; do
   done
 done
 ( IFS=,; echo "[${records[*]}]" ) > "$out/perf.json"
+# The full-size runs' fields, old against new, bitwise (needs the HDF5 tools).
+if command -v h5diff > /dev/null; then
+  for d in /tmp/perf-out-old-*; do
+    label=${d#/tmp/perf-out-old-}
+    for f in "$d"/*.h5; do
+      g=/tmp/perf-out-new-$label/$(basename "$f")
+      if h5diff -q "$f" "$g" /u /u > /dev/null 2>&1; then echo "same $label $(basename "$f") /u"
+      else echo "FAIL $label $(basename "$f") /u differs or is missing"; status=1; fi
+    done
+  done > "$out/full_size_compare.log"
+fi
 /usr/bin/python3 - "$out/perf.json" > "$out/perf.txt" <<'PY'
 import json, sys, statistics
 runs = json.load(open(sys.argv[1]))
@@ -54,5 +67,5 @@ for c in cases:
         o, n = statistics.median(v["old"]) * scale, statistics.median(v["new"]) * scale
         print(f"{c:22s} {what:24s} {o:10.4f} {n:10.4f} {n / o:8.3f}")
 PY
-cat "$out/compare.log" "$out/perf.txt" 2> /dev/null
+cat "$out/compare.log" "$out/perf.txt" "$out/full_size_compare.log" 2> /dev/null
 exit $status

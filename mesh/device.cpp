@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 #include <utility>
 
@@ -69,18 +71,40 @@ void Buffer::release() noexcept {
   m_data = nullptr;
 }
 
+namespace {
+// The blocking helpers' own stream on each device, so that not even they use the legacy default
+// stream: made on first use on a device and kept for the life of the process.
+StreamHandle blocking_work_stream() {
+  static std::mutex mutex;
+  static std::map<int, StreamHandle> streams;
+  int device = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  StreamHandle& stream = streams[device];
+  if (!stream) GRIDFLOW_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  return stream;
+}
+}  // namespace
+
 void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) {
   if (bytes == 0) return;
   if (dst_space == MemorySpace::host && src_space == MemorySpace::host) {  // no driver needed
     std::memcpy(dst, src, bytes);
     return;
   }
-  // Our streams are non-blocking, so the legacy-stream cudaMemcpy does not wait for their work,
-  // and from pageable memory it may return before the data lands: synchronize on both sides to
-  // make "blocks until done, after everything queued before" true.
+  // Our streams are non-blocking, so nothing orders this copy with their work but waiting for
+  // the whole device first; waiting for the copy's own stream after it makes "blocks until done"
+  // true also from pageable memory.
   GRIDFLOW_CUDA_CHECK(cudaDeviceSynchronize());
-  GRIDFLOW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, copy_kind(dst_space, src_space)));
-  if (dst_space == MemorySpace::device) GRIDFLOW_CUDA_CHECK(cudaDeviceSynchronize());
+  const StreamHandle stream = blocking_work_stream();
+  GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, copy_kind(dst_space, src_space), stream));
+  GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+void zero_device_bytes(void* dst, std::size_t bytes) {
+  if (bytes == 0) return;
+  const StreamHandle stream = blocking_work_stream();
+  GRIDFLOW_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, stream));
+  GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
                       std::size_t bytes, StreamHandle stream) {
@@ -150,6 +174,7 @@ void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemoryS
   copy_bytes(dst, dst_space, src, src_space, bytes);
 }
 void fill_device_bytes(void*, int, std::size_t, StreamHandle) { no_cuda("filling device memory"); }
+void zero_device_bytes(void*, std::size_t) { no_cuda("filling device memory"); }
 void synchronize(StreamHandle) {}
 Stream::Stream(bool) { no_cuda("creating a stream"); }
 Stream::~Stream() = default;

@@ -51,13 +51,16 @@ class Buffer {
 };
 
 /// Copies `bytes` between any two spaces; blocks until done. A copy involving the device first
-/// waits for all work queued on the device (every stream).
+/// waits for all work queued on the device (every stream), then copies on a stream of its own.
 void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes);
 /// Asynchronous on `stream` where a device is involved (host memory must be pinned to overlap).
 void copy_bytes_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
                       std::size_t bytes, StreamHandle stream);
 /// Sets `bytes` of device memory to the byte `value`, asynchronously on `stream`.
 void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle stream);
+/// Sets `bytes` of device memory to 0; blocks until done (on a stream of its own, not the legacy
+/// default stream).
+void zero_device_bytes(void* dst, std::size_t bytes);
 /// Blocks until all work queued on `stream` has finished.
 void synchronize(StreamHandle stream);
 

@@ -52,8 +52,7 @@ class Field {
       m_host = Kokkos::View<T*, Kokkos::HostSpace>(m_label, m_elements);
     } else {
       m_device = Buffer(m_elements * sizeof(T), MemorySpace::device);
-      fill_device_bytes(m_device.data(), 0, m_device.bytes(), nullptr);
-      synchronize(nullptr);
+      zero_device_bytes(m_device.data(), m_device.bytes());
     }
   }
 
