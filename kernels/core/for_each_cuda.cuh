@@ -38,6 +38,12 @@ __global__ void for_each_tiles_kernel(BoxPoints<Dim> b, Op op) {
 
 constexpr int linear_threads = 256;
 
+template <class Op>
+__global__ void for_each_index_kernel(long long n, Op op) {
+  for (long long q = blockIdx.x * (long long)linear_threads + threadIdx.x; q < n; q += (long long)linear_threads * gridDim.x)
+    op(q);
+}
+
 template <int Dim, class Op>
 __global__ void for_each_linear_kernel(BoxPoints<Dim> b, Op op) {
   for (long long q = blockIdx.x * (long long)linear_threads + threadIdx.x; q < b.size;
@@ -63,6 +69,18 @@ void for_each_cuda(const mesh::Box<Dim>& box, const Op& op, StreamHandle stream,
     const auto blocks = static_cast<unsigned>(std::min<long long>((b.size + detail::linear_threads - 1) / detail::linear_threads, 65535));
     detail::for_each_linear_kernel<Dim><<<blocks, detail::linear_threads, 0, stream>>>(b, op);
   }
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+/// op(q) for q = 0 .. n-1, one thread per index as in the linear layout, asynchronously on
+/// `stream`; checks the launch. For kernels that walk a buffer in its order and find the field
+/// point themselves (pack: one division fewer per value than going through the box's indices,
+/// which showed as 15% on the slab transposes).
+template <class Op>
+void for_each_index_cuda(long long n, const Op& op, StreamHandle stream) {
+  if (n <= 0) return;
+  const auto blocks = static_cast<unsigned>(std::min<long long>((n + detail::linear_threads - 1) / detail::linear_threads, 65535));
+  detail::for_each_index_kernel<<<blocks, detail::linear_threads, 0, stream>>>(n, op);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 
