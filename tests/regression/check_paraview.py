@@ -77,8 +77,15 @@ def main():
     except CheckError as e:
         print("FAIL:", e)
         return 1
-    run = subprocess.run(["xvfb-run", "-a", "pvpython", "--force-offscreen-rendering", PROBE] + files,
-                         capture_output=True, text=True, timeout=240)
+    # xvfb-run -a takes the first free display from its start number, racing any other xvfb-run
+    # started at the same moment (another session, another suite): start at a number of our own,
+    # and try once more on a display that went away under us.
+    for attempt in range(2):
+        server = 100 + (os.getpid() * 7 + attempt * 131) % 800
+        run = subprocess.run(["xvfb-run", "-a", "-n", str(server), "pvpython", "--force-offscreen-rendering", PROBE] + files,
+                             capture_output=True, text=True, timeout=240)
+        if "X server" not in run.stderr:
+            break
     lines = [l for l in run.stdout.splitlines() if l.startswith("PROBE ")]
     if run.returncode != 0 or not lines:
         print(f"FAIL: pvpython exited with {run.returncode}\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}")
