@@ -13,14 +13,14 @@ solver::RunOptions read_run_options(Deck& deck, int dim) {
   o.precision = deck.string("precision", "double", {"float", "double"}) == "float" ? kernels::core::Precision::float32
                                                                                  : kernels::core::Precision::float64;
   o.device = deck.string("device", "auto", {"cpu", "gpu", "auto"});
-  const auto dims = deck.integers("decomposition", dim, std::vector<std::int64_t>(dim, 0));
+  const auto dims = deck.integers("decomposition", dim, std::vector<std::int64_t>(dim, 0), IntegerRange::of<int>());
   for (int d = 0; d < dim; ++d) {
     if (dims[d] < 0) throw InputError("key 'decomposition': entries must be >= 0 (0 lets MPI choose)");
     o.decomposition[d] = static_cast<int>(dims[d]);
   }
   o.device_sharing = deck.boolean("device_sharing", false);
   o.halo_width_given = deck.has("halo.width");
-  const auto width = deck.integer("halo.width", 1);
+  const auto width = deck.integer("halo.width", 1, IntegerRange::of<int>());
   if (width < 1 || width > 64) throw InputError("key 'halo.width': " + std::to_string(width) + " is not in 1..64");
   o.halo_width = static_cast<int>(width);
   o.halo_transport = halo::parse_transport(deck.string("halo.transport", "auto", {"mpi", "nccl", "auto"}));

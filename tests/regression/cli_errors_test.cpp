@@ -137,6 +137,14 @@ TEST_F(CliErrors, PoissonJacobiRuns) {
   EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_residual.csv")) << o.output;
 }
 
+TEST_F(CliErrors, IntegerTooLargeForItsType) {
+  // 2^32 narrowed to int was taken as 0 (let MPI choose) without a word
+  expect_error(run(deck(good) + " decomposition=[4294967296,0]"), "key 'decomposition': 4294967296 is out of range");
+  expect_error(run(deck(good) + " halo.width=4294967297"), "key 'halo.width'");
+  expect_error(run(deck(poisson) + " solver=multigrid multigrid.pre_smooth=4294967296"), "key 'multigrid.pre_smooth'");
+  expect_error(run(deck(good) + " tuning.repeats=4294967297"), "key 'tuning.repeats'");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
