@@ -45,6 +45,25 @@ std::string format_parse_error(const toml::parse_error& e, const std::string& so
   return os.str();
 }
 
+// `s` with control characters written as C escapes (\n, \t, \x01), to quote it in a message.
+std::string escaped(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string exact_decimal(double v) {
@@ -66,6 +85,11 @@ Deck Deck::parse(const std::string& text, const std::string& source) {
 }
 
 void Deck::apply_override(const std::string& assignment) {
+  // A newline would end the "v = value" line parsed below and drop the rest without a word.
+  for (const unsigned char c : assignment)
+    if (c < 0x20 || c == 0x7f)
+      throw InputError("override '" + escaped(assignment) +
+                       "': contains a control character (newline, tab, ...); write the value on one line");
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError("override '" + assignment + "': expected key=value");

@@ -145,6 +145,13 @@ TEST_F(CliErrors, IntegerTooLargeForItsType) {
   expect_error(run(deck(good) + " tuning.repeats=4294967297"), "key 'tuning.repeats'");
 }
 
+TEST_F(CliErrors, ControlCharacterInOverride) {
+  // the rest after a newline was dropped silently: heat.initial='x' was used (a newline inside
+  // single quotes reaches the program as it is)
+  expect_error(run(deck(good) + " 'heat.initial=x\ny'"), "override 'heat.initial=x\\ny': contains a control character");
+  expect_error(run(deck(good) + " 'heat.a=1\nheat.steps=5'"), "override 'heat.a=1\\nheat.steps=5'");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
