@@ -152,6 +152,16 @@ TEST_F(CliErrors, ControlCharacterInOverride) {
   expect_error(run(deck(good) + " 'heat.a=1\nheat.steps=5'"), "override 'heat.a=1\\nheat.steps=5'");
 }
 
+TEST_F(CliErrors, StepCountTooLarge) {
+  // each of these ran with a negative step count and exited 0
+  const std::string t_end = "problem = 'heat2d'\n[grid]\nn = [32, 32]\n[heat]\nt_end = 1.0\n";
+  expect_error(run(deck(t_end) + " heat.t_end=1e30"), "keys 'heat.t_end' and 'heat.a'");
+  expect_error(run(deck(t_end) + " heat.dt=1e-300"), "keys 'heat.t_end' and 'heat.dt'");
+  expect_error(run(deck(t_end) + " heat.a=1e300"), "keys 'heat.t_end' and 'heat.a'");
+  expect_error(run(deck(t_end) + " heat.a=1e308"), "keys 'heat.a', 'grid.length' and 'grid.n'");  // dt_stable = 0
+  expect_error(run(deck(good) + " heat.steps=9007199254740993"), "key 'heat.steps'");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
