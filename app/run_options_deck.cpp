@@ -1,9 +1,46 @@
 #include "app/run_options_deck.hpp"
 
 #include "app/tuning_options_deck.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "io/xdmf.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::app {
+
+namespace {
+
+// The series' files are NAME_00000010.h5, NAME.xmf, NAME_residual.csv, ...: the name must make a
+// file name (NAME_MAX is 255 bytes on the usual file systems) and stand in an XDMF reference.
+constexpr std::size_t max_output_name = 200;
+
+void check_output_name(const std::string& name) {
+  const std::string key = "key 'output.name': ";
+  if (name.empty()) throw InputError(key + "must not be empty");
+  if (name.size() > max_output_name)
+    throw InputError(key + "is " + std::to_string(name.size()) + " bytes long; at most " + std::to_string(max_output_name) +
+                     " (the files' names add a step number and a suffix)");
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", c);
+      throw InputError(key + "has a control character (byte " + code + " at offset " + std::to_string(i) +
+                       "); a file name must be printable text");
+    }
+  }
+  if (name.find('/') != std::string::npos)
+    throw InputError(key + "'" + name + "' must be a file name without '/' (output.dir gives the folder)");
+  try {
+    io::require_xdmf_name(name, "output name");
+  } catch (const std::invalid_argument& e) {
+    throw InputError(key + e.what());
+  }
+}
+
+}  // namespace
 
 using solver::RunOptions;
 
@@ -27,8 +64,7 @@ solver::RunOptions read_run_options(Deck& deck, int dim) {
   o.output_dir = deck.string("output.dir", "output");
   if (o.output_dir.empty()) throw InputError("key 'output.dir': must not be empty");
   o.output_name = deck.string("output.name", o.problem);
-  if (o.output_name.empty() || o.output_name.find('/') != std::string::npos)
-    throw InputError("key 'output.name': '" + o.output_name + "' must be a non-empty file name without '/'");
+  check_output_name(o.output_name);
   o.output_enabled = deck.boolean("output.enabled", true);
   o.output_every = deck.integer("output.every", 0);
   if (o.output_every < 0) throw InputError("key 'output.every': must be >= 0 (0 writes the final state only)");

@@ -162,6 +162,16 @@ TEST_F(CliErrors, StepCountTooLarge) {
   expect_error(run(deck(good) + " heat.steps=9007199254740993"), "key 'heat.steps'");
 }
 
+TEST_F(CliErrors, OutputNameThatCannotNameTheFiles) {
+  // 300 bytes crashed, a NUL cut the name (and overwrote another file), ':' and control
+  // characters failed in io at the end
+  expect_error(run(deck(good) + " output.name=" + std::string(300, 'a')), "key 'output.name': is 300 bytes long");
+  expect_error(run(deck(good + "[output]\nname = \"heat2d\\u0000x\"\n")), "key 'output.name': has a control character (byte 0x00");
+  expect_error(run(deck(good + "[output]\nname = \"a\\tb\"\n")), "key 'output.name': has a control character (byte 0x09");
+  expect_error(run(deck(good) + " output.name=a:b"), "key 'output.name': output name 'a:b' has a ':'");
+  expect_error(run(deck(good) + " output.name=a/b"), "key 'output.name'");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
