@@ -1,6 +1,7 @@
 #include "app/run_setup.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -81,6 +82,30 @@ void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
       if (!out) error = "key 'output.dir': directory '" + directory + "' is not writable: " + std::strerror(errno);
       out.close();
       fs::remove(probe, ec);
+    }
+  }
+  share_rank0_input_error(error, comm);
+}
+
+void prepare_summary_file(const std::string& path, MPI_Comm comm) {
+  if (path.empty()) return;  // the same on every rank
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    std::error_code ec;
+    const bool existed = fs::exists(path, ec);
+    if (fs::is_directory(path, ec)) {
+      error = "--summary '" + path + "': is a directory";
+    } else {
+      errno = 0;
+      std::FILE* f = std::fopen(path.c_str(), "a");
+      if (!f) {
+        error = "--summary '" + path + "': cannot open for writing: " + std::strerror(errno);
+      } else {
+        std::fclose(f);
+        if (!existed) fs::remove(path, ec);
+      }
     }
   }
   share_rank0_input_error(error, comm);

@@ -172,6 +172,17 @@ TEST_F(CliErrors, OutputNameThatCannotNameTheFiles) {
   expect_error(run(deck(good) + " output.name=a/b"), "key 'output.name'");
 }
 
+TEST_F(CliErrors, UnwritableSummary) {
+  // failed only after the whole run
+  std::ofstream(m_dir / "file") << "x";
+  const auto below_file = (m_dir / "file" / "summary.json").string();
+  expect_error(run("--summary " + below_file + " " + deck(good)), "--summary '" + below_file + "': cannot open for writing: Not a directory");
+  expect_error(run("--summary " + m_dir.string() + " " + deck(good), 2), "--summary '" + m_dir.string() + "': is a directory");
+  const auto o = run("--summary " + (m_dir / "s.json").string() + " " + deck(good));  // a good one still works
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(fs::exists(m_dir / "s.json")) << o.output;
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
