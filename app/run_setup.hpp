@@ -38,7 +38,8 @@ void prepare_output_directory(const std::string& directory, MPI_Comm comm);
 /// the reason, if not. Nothing to do for an empty path.
 void prepare_summary_file(const std::string& path, MPI_Comm comm);
 
-/// Reads a text file on rank 0 and broadcasts it; InputError on every rank when it cannot be read.
+/// Reads a text file on rank 0 and broadcasts it; InputError on every rank, naming the path, when
+/// it cannot be read, is not a regular file (or a pipe), or is over 1 MiB.
 std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm);
 
 }  // namespace gridflow::app

@@ -183,6 +183,15 @@ TEST_F(CliErrors, UnwritableSummary) {
   EXPECT_TRUE(fs::exists(m_dir / "s.json")) << o.output;
 }
 
+TEST_F(CliErrors, DeckNotARegularFileOrTooLarge) {
+  // /dev/zero was read for 15 s, then the run crashed
+  expect_error(run("/dev/zero output.dir=" + m_out), "deck '/dev/zero': not a regular file");
+  expect_error(run(m_dir.string() + " output.dir=" + m_out), "deck '" + m_dir.string() + "': not a regular file");
+  const auto big = m_dir / "big.toml";
+  std::ofstream(big) << good << "# " << std::string(std::size_t(1) << 20, 'x') << "\n";
+  expect_error(run(big.string() + " output.dir=" + m_out), "deck '" + big.string() + "': larger than 1024 KiB");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
