@@ -192,6 +192,15 @@ TEST_F(CliErrors, DeckNotARegularFileOrTooLarge) {
   expect_error(run(big.string() + " output.dir=" + m_out), "deck '" + big.string() + "': larger than 1024 KiB");
 }
 
+TEST_F(CliErrors, PoissonAllZeroProblemRuns) {
+  // ||b|| = 0: nothing to solve; writing the empty residual history crashed in HDF5
+  for (const char* solver : {"jacobi", "multigrid", "cg-mg", "spectral"}) {
+    const auto o = run(deck(poisson) + " solver=" + solver + " grid.n=[8,8,8] poisson.rhs=0");
+    EXPECT_EQ(o.status, 0) << solver << ":\n" << o.output;
+    EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_00000000.h5")) << solver << ":\n" << o.output;
+  }
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
