@@ -201,6 +201,12 @@ TEST_F(CliErrors, PoissonAllZeroProblemRuns) {
   }
 }
 
+TEST_F(CliErrors, PoissonRightHandSideNotFinite) {
+  // cg-mg reported a NaN ||b|| as converged, Jacobi ran its million sweeps on NaN
+  for (const char* solver : {"jacobi", "cg-mg"})
+    expect_error(run(deck(poisson) + " solver=" + solver + " 'poisson.rhs=sqrt(x-0.5)'"), "key 'poisson.rhs'");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);
