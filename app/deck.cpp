@@ -45,6 +45,25 @@ std::string format_parse_error(const toml::parse_error& e, const std::string& so
   return os.str();
 }
 
+// `s` with control characters written as C escapes (\n, \t, \x01), to quote it in a message.
+std::string escaped(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string exact_decimal(double v) {
@@ -66,6 +85,11 @@ Deck Deck::parse(const std::string& text, const std::string& source) {
 }
 
 void Deck::apply_override(const std::string& assignment) {
+  // A newline would end the "v = value" line parsed below and drop the rest without a word.
+  for (const unsigned char c : assignment)
+    if (c < 0x20 || c == 0x7f)
+      throw InputError("override '" + escaped(assignment) +
+                       "': contains a control character (newline, tab, ...); write the value on one line");
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError("override '" + assignment + "': expected key=value");
@@ -156,18 +180,25 @@ std::optional<double> Deck::optional_number(const std::string& key) {
   return v;
 }
 
-std::int64_t Deck::integer(const std::string& key, std::optional<std::int64_t> fallback) {
-  if (const auto v = optional_integer(key)) return *v;
+void Deck::check_range(const std::string& key, std::int64_t v, IntegerRange range) {
+  if (v < range.min || v > range.max)
+    throw InputError("key '" + key + "': " + std::to_string(v) + " is out of range (" + std::to_string(range.min) + " to " +
+                     std::to_string(range.max) + ")");
+}
+
+std::int64_t Deck::integer(const std::string& key, std::optional<std::int64_t> fallback, IntegerRange range) {
+  if (const auto v = optional_integer(key, range)) return *v;
   if (!fallback) throw InputError("key '" + key + "' is required");
   record(key, toml::value<std::int64_t>(*fallback));
   return *fallback;
 }
 
-std::optional<std::int64_t> Deck::optional_integer(const std::string& key) {
+std::optional<std::int64_t> Deck::optional_integer(const std::string& key, IntegerRange range) {
   const auto* n = find(key);
   if (!n) return std::nullopt;
   if (!n->is_integer()) wrong_type(key, "an integer");
   const auto v = n->as_integer()->get();
+  check_range(key, v, range);
   record(key, toml::value<std::int64_t>(v));
   return v;
 }
@@ -187,7 +218,7 @@ bool Deck::boolean(const std::string& key, std::optional<bool> fallback) {
 }
 
 template <class V>
-std::vector<V> Deck::array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback) {
+std::vector<V> Deck::array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback, IntegerRange range) {
   constexpr bool integral = std::is_integral_v<V>;
   const std::string expected = "an array of " + std::to_string(count) + (integral ? " integers" : " numbers");
   std::vector<V> v;
@@ -196,6 +227,7 @@ std::vector<V> Deck::array(const std::string& key, std::size_t count, std::optio
     if (!a || a->size() != count) wrong_type(key, expected);
     for (const auto& e : *a) {
       if (integral ? !e.is_integer() : !e.is_number()) wrong_type(key, expected);
+      if constexpr (integral) check_range(key, e.as_integer()->get(), range);
       v.push_back(e.is_integer() ? static_cast<V>(e.as_integer()->get()) : static_cast<V>(e.as_floating_point()->get()));
     }
   } else if (fallback) {
@@ -210,8 +242,8 @@ std::vector<V> Deck::array(const std::string& key, std::size_t count, std::optio
 }
 
 std::vector<std::int64_t> Deck::integers(const std::string& key, std::size_t count,
-                                         std::optional<std::vector<std::int64_t>> fallback) {
-  return array<std::int64_t>(key, count, std::move(fallback));
+                                         std::optional<std::vector<std::int64_t>> fallback, IntegerRange range) {
+  return array<std::int64_t>(key, count, std::move(fallback), range);
 }
 
 std::vector<double> Deck::numbers(const std::string& key, std::size_t count, std::optional<std::vector<double>> fallback) {

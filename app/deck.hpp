@@ -4,7 +4,10 @@
 //   - keys nobody read are reported as unknown (require_all_used), and
 //   - the deck as actually used can be stored with the output (used_toml, used_attributes).
 // Every failure is an InputError naming the key and the reason.
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,6 +21,21 @@ namespace gridflow::app {
 
 /// `v` with 17 significant digits, so a message or a recorded value reads back to the same double.
 std::string exact_decimal(double v);
+
+/// The values an integer key may take: at least the range of the type it is stored in, so that no
+/// value is narrowed silently (4294967296 read into an int would be 0).
+struct IntegerRange {
+  std::int64_t min = std::numeric_limits<std::int64_t>::min();
+  std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  template <class T>
+  static constexpr IntegerRange of() {
+    IntegerRange r;
+    if constexpr (std::is_signed_v<T>) r.min = std::max<std::int64_t>(r.min, std::numeric_limits<T>::min());
+    else r.min = 0;
+    if (std::uint64_t(std::numeric_limits<T>::max()) < std::uint64_t(r.max)) r.max = std::int64_t(std::numeric_limits<T>::max());
+    return r;
+  }
+};
 
 class Deck {
  public:
@@ -34,15 +52,16 @@ class Deck {
   double number(const std::string& key, std::optional<double> fallback = std::nullopt);
   /// A formula: a string, or a plain number (taken as its decimal text, e.g. rhs = 2).
   std::string expression(const std::string& key, const std::string& fallback);
-  std::int64_t integer(const std::string& key, std::optional<std::int64_t> fallback = std::nullopt);
+  /// An integer; one outside `range` is an InputError naming the key (the fallback is not checked).
+  std::int64_t integer(const std::string& key, std::optional<std::int64_t> fallback = std::nullopt, IntegerRange range = {});
   bool boolean(const std::string& key, std::optional<bool> fallback = std::nullopt);
   std::vector<std::int64_t> integers(const std::string& key, std::size_t count,
-                                     std::optional<std::vector<std::int64_t>> fallback = std::nullopt);
+                                     std::optional<std::vector<std::int64_t>> fallback = std::nullopt, IntegerRange range = {});
   std::vector<double> numbers(const std::string& key, std::size_t count,
                               std::optional<std::vector<double>> fallback = std::nullopt);
   /// An optional number: nullopt when the deck does not set it (recorded only when set).
   std::optional<double> optional_number(const std::string& key);
-  std::optional<std::int64_t> optional_integer(const std::string& key);
+  std::optional<std::int64_t> optional_integer(const std::string& key, IntegerRange range = {});
 
   /// Throws InputError naming the first key in the deck that no read asked for.
   void require_all_used() const;
@@ -54,9 +73,10 @@ class Deck {
  private:
   const toml::node* find(const std::string& key) const;
   [[noreturn]] void wrong_type(const std::string& key, const std::string& expected) const;
+  static void check_range(const std::string& key, std::int64_t v, IntegerRange range);
   void record(const std::string& key, toml::node&& value);
   template <class V>
-  std::vector<V> array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback);
+  std::vector<V> array(const std::string& key, std::size_t count, std::optional<std::vector<V>> fallback, IntegerRange range = {});
 
   std::string m_source;
   toml::table m_table;

@@ -13,6 +13,8 @@ using solver::HeatConfig;
 
 namespace {
 const auto str = exact_decimal;
+// Steps beyond 2^53 cannot be counted in the double time t = k dt, and would take years anyway.
+constexpr std::int64_t max_steps = std::int64_t(1) << 53;
 }  // namespace
 
 solver::HeatConfig read_heat_config(Deck& deck) {
@@ -39,6 +41,10 @@ solver::HeatConfig read_heat_config(Deck& deck) {
   c.a = deck.number("heat.a", 1.0);
   if (!(c.a > 0) || !std::isfinite(c.a)) throw InputError("key 'heat.a': the diffusivity must be positive, got " + str(c.a));
   c.dt_stable = solver::heat_stable_dt(c.a, c.grid.spacing(0), c.grid.spacing(1));
+  if (!(c.dt_stable > 0) || !std::isfinite(c.dt_stable))
+    throw InputError("keys 'heat.a', 'grid.length' and 'grid.n': the stable time step 0.5 / (a (1/dx^2 + 1/dy^2)) is " +
+                     str(c.dt_stable) + " for a = " + str(c.a) + ", dx = " + str(c.grid.spacing(0)) + ", dy = " +
+                     str(c.grid.spacing(1)) + "; it must be a positive finite number");
   const double safety = deck.number("heat.safety", 0.9);
   if (!(safety > 0 && safety <= 1)) throw InputError("key 'heat.safety': " + str(safety) + " is not in (0, 1]");
 
@@ -49,6 +55,9 @@ solver::HeatConfig read_heat_config(Deck& deck) {
   if (!t_end && !steps) throw InputError("key 'heat.t_end' (or 'heat.steps') is required");
   if (t_end && !(*t_end > 0 && std::isfinite(*t_end))) throw InputError("key 'heat.t_end': must be positive, got " + str(*t_end));
   if (steps && *steps < 0) throw InputError("key 'heat.steps': must be >= 0, got " + std::to_string(*steps));
+  if (steps && *steps > max_steps)
+    throw InputError("key 'heat.steps': " + std::to_string(*steps) + " is more than 2^53 = " + std::to_string(max_steps) +
+                     " steps (the run's time t = k dt is exact only below that)");
   if (dt) {
     if (!(*dt > 0) || !std::isfinite(*dt)) throw InputError("key 'heat.dt': must be positive, got " + str(*dt));
     // A dt written equal to the bound in decimal must pass: allow the bound's last-bit rounding.
@@ -60,6 +69,9 @@ solver::HeatConfig read_heat_config(Deck& deck) {
       c.steps = *steps;
     } else {
       const double k = std::round(*t_end / *dt);
+      if (!(k <= double(max_steps)))
+        throw InputError("keys 'heat.t_end' and 'heat.dt': t_end / dt = " + str(*t_end / *dt) + " steps is more than 2^53 = " +
+                         std::to_string(max_steps));
       if (k < 1 || std::abs(k * *dt - *t_end) > 1e-9 * *t_end)
         throw InputError("keys 'heat.t_end' and 'heat.dt': t_end = " + str(*t_end) + " is not a whole number of steps of dt = " + str(*dt));
       c.steps = static_cast<std::int64_t>(k);
@@ -69,7 +81,12 @@ solver::HeatConfig read_heat_config(Deck& deck) {
     c.steps = *steps;
     deck.number("heat.dt", c.dt);  // record the dt chosen, so the output reproduces the run
   } else {
-    c.steps = static_cast<std::int64_t>(std::ceil(*t_end / (safety * c.dt_stable)));
+    const double k = std::ceil(*t_end / (safety * c.dt_stable));
+    if (!(k <= double(max_steps)))
+      throw InputError("keys 'heat.t_end' and 'heat.a': t_end = " + str(*t_end) + " needs " + str(k) +
+                       " steps of the stable dt = " + str(safety * c.dt_stable) + " (heat.safety times the bound for this "
+                       "grid and diffusivity), more than 2^53 = " + std::to_string(max_steps));
+    c.steps = static_cast<std::int64_t>(k);
     c.dt = *t_end / static_cast<double>(c.steps);
     deck.number("heat.dt", c.dt);
   }

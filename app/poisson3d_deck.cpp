@@ -61,13 +61,14 @@ solver::PoissonConfig read_poisson_config(Deck& deck) {
   auto& mg = c.multigrid;
   mg.cycle = deck.string("multigrid.cycle", "V", {"V", "F"});
   mg.smoother = deck.string("multigrid.smoother", "rbgs", {"jacobi", "rbgs"});
-  mg.pre_smooth = static_cast<int>(deck.integer("multigrid.pre_smooth", 2));
-  mg.post_smooth = static_cast<int>(deck.integer("multigrid.post_smooth", 2));
+  // Sweeps per level: a thousand is far past any use, and keeps the narrowing to int exact.
+  mg.pre_smooth = static_cast<int>(deck.integer("multigrid.pre_smooth", 2, {0, 1000}));
+  mg.post_smooth = static_cast<int>(deck.integer("multigrid.post_smooth", 2, {0, 1000}));
   if (mg.pre_smooth < 0 || mg.post_smooth < 0 || mg.pre_smooth + mg.post_smooth < 1)
     throw InputError("keys 'multigrid.pre_smooth' and 'multigrid.post_smooth': need >= 0 each and at least one sweep");
   mg.jacobi_weight = deck.number("multigrid.jacobi_weight", 6.0 / 7.0);
   if (!(mg.jacobi_weight > 0 && mg.jacobi_weight <= 1)) throw InputError("key 'multigrid.jacobi_weight': must lie in (0, 1]");
-  mg.coarse_points = deck.integer("multigrid.coarse_points", 4);
+  mg.coarse_points = deck.integer("multigrid.coarse_points", 4, {2, std::int64_t(1) << 20});
   if (mg.coarse_points < 2) throw InputError("key 'multigrid.coarse_points': must be >= 2");
 
   if ((c.solver == "multigrid" || c.solver == "cg-mg") && solver::multigrid_levels(c.grid, mg.coarse_points) < 2)

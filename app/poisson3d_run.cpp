@@ -1,5 +1,6 @@
 #include "app/poisson3d_run.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -87,6 +88,12 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
   if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width.plan, on_tuned});
   else solver = solver::make_poisson_solver<T>(context);
   const double b_norm = problem.b_norm();
+  // The same global value on every rank, so every rank stops alike. A NaN ||b|| makes every
+  // relative residual NaN, which some solvers took for convergence.
+  if (!std::isfinite(b_norm))
+    throw InputError("key 'poisson.rhs' (with the poisson.boundary.* faces): ||b|| = " + exact_decimal(b_norm) +
+                     " is not finite: the right-hand side or a boundary value is NaN or infinite (or overflows " +
+                     (sizeof(T) == 4 ? "float" : "double") + ") somewhere on the grid");
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
   PoissonStepping<T> stepping(b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {}), problem.u(),
@@ -166,6 +173,7 @@ int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   deck.require_all_used();
   const auto place = place_run(config.run, config.grid, comm);
   if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
+  prepare_summary_file(summary_path, comm);  // before the run, not at its end
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, deck, place.decomposition, place.space, place.transport, summary_path);

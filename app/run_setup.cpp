@@ -1,6 +1,7 @@
 #include "app/run_setup.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,18 +17,38 @@ namespace gridflow::app {
 
 namespace fs = std::filesystem;
 
+namespace {
+constexpr std::size_t max_text_file = std::size_t(1) << 20;  // 1 MiB: the largest sample deck is a few KiB
+}  // namespace
+
 std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm) {
   int rank = 0;
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   std::string text, error;
   if (rank == 0) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      error = what + " '" + path + "': cannot open: " + std::strerror(errno);
+    const std::string name = what + " '" + path + "': ";
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    // A device (/dev/zero), a directory or a socket is no text file; a pipe (<(...)) is, read
+    // within the same bound.
+    if (!ec && !fs::is_regular_file(status) && !fs::is_fifo(status)) {
+      error = name + "not a regular file";
+    } else if (!ec && fs::is_regular_file(status) && fs::file_size(path, ec) > max_text_file && !ec) {
+      error = name + "larger than " + std::to_string(max_text_file / 1024) + " KiB; an input deck is a short text file";
     } else {
-      std::ostringstream os;
-      os << in.rdbuf();
-      text = os.str();
+      errno = 0;
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        error = name + "cannot open: " + std::strerror(errno);
+      } else {
+        // Read at most one byte past the bound: a file that grows, or reports no size, stops there.
+        text.resize(max_text_file + 1);
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+        text.resize(static_cast<std::size_t>(in.gcount()));
+        if (in.bad()) error = name + "cannot read: " + std::strerror(errno);
+        else if (text.size() > max_text_file)
+          error = name + "larger than " + std::to_string(max_text_file / 1024) + " KiB; an input deck is a short text file";
+      }
     }
   }
   share_rank0_input_error(error, comm);
@@ -81,6 +102,30 @@ void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
       if (!out) error = "key 'output.dir': directory '" + directory + "' is not writable: " + std::strerror(errno);
       out.close();
       fs::remove(probe, ec);
+    }
+  }
+  share_rank0_input_error(error, comm);
+}
+
+void prepare_summary_file(const std::string& path, MPI_Comm comm) {
+  if (path.empty()) return;  // the same on every rank
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    std::error_code ec;
+    const bool existed = fs::exists(path, ec);
+    if (fs::is_directory(path, ec)) {
+      error = "--summary '" + path + "': is a directory";
+    } else {
+      errno = 0;
+      std::FILE* f = std::fopen(path.c_str(), "a");
+      if (!f) {
+        error = "--summary '" + path + "': cannot open for writing: " + std::strerror(errno);
+      } else {
+        std::fclose(f);
+        if (!existed) fs::remove(path, ec);
+      }
     }
   }
   share_rank0_input_error(error, comm);

@@ -33,7 +33,13 @@ RunPlacement<Dim> place_run(const solver::RunOptions& options, const mesh::Grid<
 /// Rank 0 creates the output directory and checks it is writable; error on every rank if not.
 void prepare_output_directory(const std::string& directory, MPI_Comm comm);
 
-/// Reads a text file on rank 0 and broadcasts it; InputError on every rank when it cannot be read.
+/// Rank 0 checks that the --summary file `path` can be written (opened to append, so an existing
+/// file is kept; one it had to create is removed again); error on every rank, naming the path and
+/// the reason, if not. Nothing to do for an empty path.
+void prepare_summary_file(const std::string& path, MPI_Comm comm);
+
+/// Reads a text file on rank 0 and broadcasts it; InputError on every rank, naming the path, when
+/// it cannot be read, is not a regular file (or a pipe), or is over 1 MiB.
 std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm);
 
 }  // namespace gridflow::app

@@ -21,11 +21,11 @@ autotune::TuningOptions read_tuning_options(Deck& deck) {
   o.strategy = strategy == "auto"         ? autotune::TuningStrategy::automatic
                : strategy == "exhaustive" ? autotune::TuningStrategy::exhaustive
                                           : autotune::TuningStrategy::local;
-  const auto budget = deck.integer("tuning.budget", 30);
+  const auto budget = deck.integer("tuning.budget", 30, IntegerRange::of<std::size_t>());
   if (budget < 2 || budget > 100000)
     throw InputError("key 'tuning.budget': " + std::to_string(budget) + " is not in 2..100000 (configurations to try)");
   o.budget = static_cast<std::size_t>(budget);
-  const auto repeats = deck.integer("tuning.repeats", 3);
+  const auto repeats = deck.integer("tuning.repeats", 3, IntegerRange::of<int>());
   if (repeats < 1 || repeats > 1000)
     throw InputError("key 'tuning.repeats': " + std::to_string(repeats) + " is not in 1..1000 (timed runs per configuration)");
   o.repeats = static_cast<int>(repeats);

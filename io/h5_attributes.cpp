@@ -20,7 +20,9 @@ void write_raw(hid_t owner, const std::string& name, hid_t type, hsize_t count, 
   H5Space space(scalar ? GRIDFLOW_H5_CHECK(H5Screate(H5S_SCALAR)) : GRIDFLOW_H5_CHECK(H5Screate_simple(1, &count, nullptr)));
   if (H5Aexists(owner, name.c_str()) > 0) GRIDFLOW_H5_CHECK(H5Adelete(owner, name.c_str()));
   H5Attr attr(GRIDFLOW_H5_CHECK(H5Acreate2(owner, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT)));
-  GRIDFLOW_H5_CHECK(H5Awrite(attr, type, data));
+  // An empty array (a solve that needed no iteration has no residual history) is an attribute of
+  // shape (0,): nothing to write, and H5Awrite refuses the null pointer an empty vector gives.
+  if (scalar || count > 0) GRIDFLOW_H5_CHECK(H5Awrite(attr, type, data));
 }
 
 }  // namespace

@@ -137,6 +137,76 @@ TEST_F(CliErrors, PoissonJacobiRuns) {
   EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_residual.csv")) << o.output;
 }
 
+TEST_F(CliErrors, IntegerTooLargeForItsType) {
+  // 2^32 narrowed to int was taken as 0 (let MPI choose) without a word
+  expect_error(run(deck(good) + " decomposition=[4294967296,0]"), "key 'decomposition': 4294967296 is out of range");
+  expect_error(run(deck(good) + " halo.width=4294967297"), "key 'halo.width'");
+  expect_error(run(deck(poisson) + " solver=multigrid multigrid.pre_smooth=4294967296"), "key 'multigrid.pre_smooth'");
+  expect_error(run(deck(good) + " tuning.repeats=4294967297"), "key 'tuning.repeats'");
+}
+
+TEST_F(CliErrors, ControlCharacterInOverride) {
+  // the rest after a newline was dropped silently: heat.initial='x' was used (a newline inside
+  // single quotes reaches the program as it is)
+  expect_error(run(deck(good) + " 'heat.initial=x\ny'"), "override 'heat.initial=x\\ny': contains a control character");
+  expect_error(run(deck(good) + " 'heat.a=1\nheat.steps=5'"), "override 'heat.a=1\\nheat.steps=5'");
+}
+
+TEST_F(CliErrors, StepCountTooLarge) {
+  // each of these ran with a negative step count and exited 0
+  const std::string t_end = "problem = 'heat2d'\n[grid]\nn = [32, 32]\n[heat]\nt_end = 1.0\n";
+  expect_error(run(deck(t_end) + " heat.t_end=1e30"), "keys 'heat.t_end' and 'heat.a'");
+  expect_error(run(deck(t_end) + " heat.dt=1e-300"), "keys 'heat.t_end' and 'heat.dt'");
+  expect_error(run(deck(t_end) + " heat.a=1e300"), "keys 'heat.t_end' and 'heat.a'");
+  expect_error(run(deck(t_end) + " heat.a=1e308"), "keys 'heat.a', 'grid.length' and 'grid.n'");  // dt_stable = 0
+  expect_error(run(deck(good) + " heat.steps=9007199254740993"), "key 'heat.steps'");
+}
+
+TEST_F(CliErrors, OutputNameThatCannotNameTheFiles) {
+  // 300 bytes crashed, a NUL cut the name (and overwrote another file), ':' and control
+  // characters failed in io at the end
+  expect_error(run(deck(good) + " output.name=" + std::string(300, 'a')), "key 'output.name': is 300 bytes long");
+  expect_error(run(deck(good + "[output]\nname = \"heat2d\\u0000x\"\n")), "key 'output.name': has a control character (byte 0x00");
+  expect_error(run(deck(good + "[output]\nname = \"a\\tb\"\n")), "key 'output.name': has a control character (byte 0x09");
+  expect_error(run(deck(good) + " output.name=a:b"), "key 'output.name': output name 'a:b' has a ':'");
+  expect_error(run(deck(good) + " output.name=a/b"), "key 'output.name'");
+}
+
+TEST_F(CliErrors, UnwritableSummary) {
+  // failed only after the whole run
+  std::ofstream(m_dir / "file") << "x";
+  const auto below_file = (m_dir / "file" / "summary.json").string();
+  expect_error(run("--summary " + below_file + " " + deck(good)), "--summary '" + below_file + "': cannot open for writing: Not a directory");
+  expect_error(run("--summary " + m_dir.string() + " " + deck(good), 2), "--summary '" + m_dir.string() + "': is a directory");
+  const auto o = run("--summary " + (m_dir / "s.json").string() + " " + deck(good));  // a good one still works
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(fs::exists(m_dir / "s.json")) << o.output;
+}
+
+TEST_F(CliErrors, DeckNotARegularFileOrTooLarge) {
+  // /dev/zero was read for 15 s, then the run crashed
+  expect_error(run("/dev/zero output.dir=" + m_out), "deck '/dev/zero': not a regular file");
+  expect_error(run(m_dir.string() + " output.dir=" + m_out), "deck '" + m_dir.string() + "': not a regular file");
+  const auto big = m_dir / "big.toml";
+  std::ofstream(big) << good << "# " << std::string(std::size_t(1) << 20, 'x') << "\n";
+  expect_error(run(big.string() + " output.dir=" + m_out), "deck '" + big.string() + "': larger than 1024 KiB");
+}
+
+TEST_F(CliErrors, PoissonAllZeroProblemRuns) {
+  // ||b|| = 0: nothing to solve; writing the empty residual history crashed in HDF5
+  for (const char* solver : {"jacobi", "multigrid", "cg-mg", "spectral"}) {
+    const auto o = run(deck(poisson) + " solver=" + solver + " grid.n=[8,8,8] poisson.rhs=0");
+    EXPECT_EQ(o.status, 0) << solver << ":\n" << o.output;
+    EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_00000000.h5")) << solver << ":\n" << o.output;
+  }
+}
+
+TEST_F(CliErrors, PoissonRightHandSideNotFinite) {
+  // cg-mg reported a NaN ||b|| as converged, Jacobi ran its million sweeps on NaN
+  for (const char* solver : {"jacobi", "cg-mg"})
+    expect_error(run(deck(poisson) + " solver=" + solver + " 'poisson.rhs=sqrt(x-0.5)'"), "key 'poisson.rhs'");
+}
+
 TEST_F(CliErrors, HelpAndVersion) {
   const auto help = run("--help");
   EXPECT_EQ(help.status, 0);

@@ -45,6 +45,17 @@ TEST(Deck, ErrorsNameTheKey) {
   EXPECT_NE(input_error([] { Deck::parse("a = [1,\n", "bad.toml"); }).find("bad.toml:"), std::string::npos);
 }
 
+TEST(Deck, IntegersOutsideTheirRangeAreRefused) {
+  using gridflow::app::IntegerRange;
+  Deck d = Deck::parse("w = 4294967296\nd = [4294967296, 0]\nk = -1\n", "t.toml");
+  EXPECT_NE(input_error([&] { d.integer("w", 1, IntegerRange::of<int>()); }).find("key 'w': 4294967296 is out of range"),
+            std::string::npos);
+  EXPECT_NE(input_error([&] { d.integers("d", 2, std::nullopt, IntegerRange::of<int>()); }).find("key 'd': 4294967296"),
+            std::string::npos);
+  EXPECT_NE(input_error([&] { d.optional_integer("k", {0, 10}); }).find("key 'k': -1 is out of range (0 to 10)"), std::string::npos);
+  EXPECT_EQ(d.integer("missing", 7, {0, 1}), 7);  // the fallback is the reader's own choice
+}
+
 TEST(Deck, UnknownKeysAreReported) {
   Deck d = Deck::parse("problem = 'heat2d'\n[heat]\na = 1\nalpha = 2\n", "t.toml");
   d.string("problem");
