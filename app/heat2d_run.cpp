@@ -207,9 +207,7 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
 int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::HeatConfig config = read_heat_config(deck);
   deck.require_all_used();
-  const auto place = place_run(config.run, config.grid, comm);
-  if (config.run.output_enabled) prepare_output_directory(config.run.output_dir, comm);
-  prepare_summary_file(summary_path, comm);  // before the run, not at its end
+  const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, deck, place.decomposition, place.space, place.transport, summary_path);

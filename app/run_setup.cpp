@@ -85,6 +85,18 @@ RunPlacement<Dim> place_run(const solver::RunOptions& options, const mesh::Grid<
 template RunPlacement<2> place_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, MPI_Comm);
 template RunPlacement<3> place_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, MPI_Comm);
 
+template <int Dim>
+RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, const std::string& summary_path,
+                              MPI_Comm comm) {
+  auto place = place_run(options, grid, comm);
+  if (options.output_enabled) prepare_output_directory(options.output_dir, comm);
+  prepare_summary_file(summary_path, comm);
+  return place;
+}
+
+template RunPlacement<2> prepare_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, const std::string&, MPI_Comm);
+template RunPlacement<3> prepare_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, const std::string&, MPI_Comm);
+
 void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
   int rank = 0;
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));

@@ -38,6 +38,13 @@ void prepare_output_directory(const std::string& directory, MPI_Comm comm);
 /// the reason, if not. Nothing to do for an empty path.
 void prepare_summary_file(const std::string& path, MPI_Comm comm);
 
+/// What a run (not a tune) sets up before any work, collectively and in this order: place_run,
+/// then the output directory (when output is enabled) and the --summary file (when asked for), so
+/// an unwritable destination stops the run before it computes anything.
+template <int Dim>
+RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, const std::string& summary_path,
+                              MPI_Comm comm);
+
 /// Reads a text file on rank 0 and broadcasts it; InputError on every rank, naming the path, when
 /// it cannot be read, is not a regular file (or a pipe), or is over 1 MiB.
 std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm);
