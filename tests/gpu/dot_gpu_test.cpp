@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "typed_cases.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -101,9 +102,7 @@ double order_bound(const Box<3>& box, long double sum_of_magnitudes) {
   return (gamma(host_depth) + gamma(device_depth)) * static_cast<double>(sum_of_magnitudes);
 }
 
-bool same_bits(double a, double b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
-}
+using gridflow::testing::same_bits;
 
 }  // namespace
 

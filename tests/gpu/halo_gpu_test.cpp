@@ -44,7 +44,7 @@ void upload(mesh::Field<T, Dim>& device, const mesh::Field<T, Dim>& host) {
 
 template <class C>
 class HaloGpuTest : public ::testing::Test {};
-using Cases = ::testing::Types<Case<float, 2>, Case<double, 2>, Case<float, 3>, Case<double, 3>>;
+using Cases = gridflow::testing::PrecisionDimCases;
 TYPED_TEST_SUITE(HaloGpuTest, Cases);
 
 TYPED_TEST(HaloGpuTest, FillsFacesEdgesAndCornersOverEveryTransport) {

@@ -18,6 +18,7 @@
 
 #include "box_iteration.hpp"
 #include "gpu_test_support.hpp"
+#include "typed_cases.hpp"
 #include "kernels/core/min_max.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -28,31 +29,18 @@ using gridflow::mesh::Box;
 using gridflow::mesh::Field;
 using gridflow::mesh::Index;
 using gridflow::mesh::MemorySpace;
-namespace reduce = gridflow::kernels::core;
+namespace core = gridflow::kernels::core;
 
-template <class T, int D>
-struct Case {
-  using value_type = T;
-  static constexpr int dim = D;
-};
+using gridflow::testing::at;
+using gridflow::testing::Case;
+using gridflow::testing::same_bits;
 
 template <class C>
 class MinMaxGpu : public ::testing::Test {};
-using Cases = ::testing::Types<Case<float, 2>, Case<double, 2>, Case<float, 3>, Case<double, 3>>;
+using Cases = gridflow::testing::PrecisionDimCases;
 TYPED_TEST_SUITE(MinMaxGpu, Cases);
 
 constexpr int ghost = 2;
-
-template <class V, int Dim>
-auto& at(const V& v, const std::array<Index, Dim>& p) {
-  if constexpr (Dim == 2) return v(p[0], p[1]);
-  else return v(p[0], p[1], p[2]);
-}
-
-template <class T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 /// A field over `owned` whose points in `box` hold values in [-1000, -1] u [1, 1000] (no zeros,
 /// whose sign min/max need not keep), with `lowest` at the box's point number `at_lowest` (x, y,
@@ -80,10 +68,10 @@ Field<T, Dim> planted(const Box<Dim>& owned, const Box<Dim>& box, T lowest, T hi
 }
 
 template <class T, int Dim>
-reduce::MinMax<T> on_device(const Field<T, Dim>& host, const Box<Dim>& box, gridflow::StreamHandle stream) {
+core::MinMax<T> on_device(const Field<T, Dim>& host, const Box<Dim>& box, gridflow::StreamHandle stream) {
   Field<T, Dim> device(host.owned(), host.ghost_width(), MemorySpace::device, "device");
   device.copy_from(host);
-  return reduce::min_max(device, box, stream);
+  return core::min_max(device, box, stream);
 }
 
 template <class T, int Dim>
@@ -132,7 +120,7 @@ TYPED_TEST(MinMaxGpu, MatchesTheHostOracleBitwiseAndFindsThePlantedExtremes) {
       SCOPED_TRACE(::testing::Message() << "box " << box << ", lowest at point " << at_lowest << ", highest at "
                                         << at_highest);
       const auto host_field = planted<T, Dim>(owned, box, lowest, highest, at_lowest, at_highest);
-      const auto h = reduce::min_max(host_field, box, nullptr);
+      const auto h = core::min_max(host_field, box, nullptr);
       const auto d = on_device(host_field, box, stream.get());
       EXPECT_TRUE(same_bits(d.min, h.min)) << d.min << " vs host " << h.min;
       EXPECT_TRUE(same_bits(d.max, h.max)) << d.max << " vs host " << h.max;
@@ -166,7 +154,7 @@ TYPED_TEST(MinMaxGpu, NonFiniteValuesAreLeftOutAndReported) {
     std::array<Index, Dim> middle;
     for (int d = 0; d < Dim; ++d) middle[d] = (box.lo[d] + box.hi[d]) / 2;
     at<decltype(v), Dim>(v, middle) = nan;
-    const auto h = reduce::min_max(f, box, nullptr);
+    const auto h = core::min_max(f, box, nullptr);
     const auto d = on_device(f, box, stream.get());
     EXPECT_FALSE(h.finite);
     EXPECT_FALSE(d.finite);
@@ -178,7 +166,7 @@ TYPED_TEST(MinMaxGpu, NonFiniteValuesAreLeftOutAndReported) {
 
     // Only NaN: no finite value, so min and max stay +inf and -inf, on both sides.
     gridflow::testing::for_each_point<Dim>(box, [&](const auto& p) { at<decltype(v), Dim>(v, p) = nan; });
-    const auto hn = reduce::min_max(f, box, nullptr);
+    const auto hn = core::min_max(f, box, nullptr);
     const auto dn = on_device(f, box, stream.get());
     EXPECT_FALSE(dn.finite);
     EXPECT_TRUE(same_bits(dn.min, hn.min) && same_bits(dn.max, hn.max)) << dn.min << ' ' << dn.max;
@@ -200,7 +188,7 @@ TYPED_TEST(MinMaxGpu, AnEmptyBoxOrOneOutsideTheFieldIsRefusedOnBothSpaces) {
   for (const MemorySpace space : {MemorySpace::host, MemorySpace::device}) {
     const Field<T, Dim> f(owned, ghost, space, "f");
     const gridflow::StreamHandle s = space == MemorySpace::device ? stream.get() : nullptr;
-    EXPECT_THROW(reduce::min_max(f, empty, s), gridflow::Error) << to_string(space);
-    EXPECT_THROW(reduce::min_max(f, outside, s), gridflow::Error) << to_string(space);
+    EXPECT_THROW(core::min_max(f, empty, s), gridflow::Error) << to_string(space);
+    EXPECT_THROW(core::min_max(f, outside, s), gridflow::Error) << to_string(space);
   }
 }

@@ -16,6 +16,7 @@
 
 #include "box_iteration.hpp"
 #include "gpu_test_support.hpp"
+#include "typed_cases.hpp"
 #include "halo/halo_region.hpp"
 #include "kernels/pack/box_copy.hpp"
 #include "mesh/device.hpp"
@@ -29,15 +30,12 @@ using gridflow::mesh::Index;
 using gridflow::mesh::MemorySpace;
 namespace pack = gridflow::kernels::pack;
 
-template <class T, int D>
-struct Case {
-  using value_type = T;
-  static constexpr int dim = D;
-};
+using gridflow::testing::at;
+using gridflow::testing::Case;
 
 template <class C>
 class PackGpu : public ::testing::Test {};
-using Cases = ::testing::Types<Case<float, 2>, Case<double, 2>, Case<float, 3>, Case<double, 3>>;
+using Cases = gridflow::testing::PrecisionDimCases;
 TYPED_TEST_SUITE(PackGpu, Cases);
 
 constexpr int ghost = 3;
@@ -48,13 +46,6 @@ template <int Dim>
 Box<Dim> owned_box() {
   if constexpr (Dim == 2) return {{-7, 5}, {52, 44}};
   else return {{-7, 5, -2}, {24, 21, 17}};
-}
-
-/// The value of a view at point `p`.
-template <class V, int Dim>
-auto& at(const V& v, const std::array<Index, Dim>& p) {
-  if constexpr (Dim == 2) return v(p[0], p[1]);
-  else return v(p[0], p[1], p[2]);
 }
 
 /// For every point of the ghosted box a value exact in float (quarter steps, |value| < 2^20),

@@ -21,7 +21,7 @@ using gridflow::testing::world_size;
 
 template <class C>
 class HaloExchangeSetTest : public ::testing::Test {};
-using Cases = ::testing::Types<Case<float, 2>, Case<double, 2>, Case<float, 3>, Case<double, 3>>;
+using Cases = gridflow::testing::PrecisionDimCases;
 TYPED_TEST_SUITE(HaloExchangeSetTest, Cases);
 
 TYPED_TEST(HaloExchangeSetTest, SwitchingWidthsFillsTheGhostsOfEachWidthAndCountsThem) {

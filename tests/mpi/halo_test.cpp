@@ -35,7 +35,7 @@ void exchange_and_check(HaloExchange<T, Dim>& ex, mesh::Field<T, Dim>& f, const 
 
 template <class C>
 class HaloExchangeTest : public ::testing::Test {};
-using Cases = ::testing::Types<Case<float, 2>, Case<double, 2>, Case<float, 3>, Case<double, 3>>;
+using Cases = gridflow::testing::PrecisionDimCases;
 TYPED_TEST_SUITE(HaloExchangeTest, Cases);
 
 TYPED_TEST(HaloExchangeTest, FillsFacesEdgesAndCornersForEveryWidthAndProcessGrid) {

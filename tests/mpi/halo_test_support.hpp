@@ -14,16 +14,13 @@
 #include "mesh/box.hpp"
 #include "mesh/field.hpp"
 #include "mesh/grid.hpp"
+#include "typed_cases.hpp"
 
 namespace gridflow::halo::test {
 
 using gridflow::testing::for_each_point;
 
-template <class T, int D>
-struct Case {
-  using value_type = T;
-  static constexpr int dim = D;
-};
+using gridflow::testing::Case;
 
 constexpr int max_width = 3;  // ghost width of the test fields; exchanges use 1..max_width
 constexpr double sentinel = -1.0;
