@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # compare_builds.sh OLD_EXE NEW_EXE OUT_DIR "RANKS" [override...]
 # Runs every sample deck (Poisson once per solver) with two gridflow executables at each rank
-# count and compares what they wrote: every dataset of every output file bitwise (h5diff with no
-# tolerance) and the /Input group (the deck as used) as text, output.dir aside. Prints one line
-# per run and exits non-zero when anything differs (the two runs' output folders aside). Used to prove a change of code shape changed
-# no number, e.g.:
+# count and compares what they wrote (compare_outputs.sh: every dataset bitwise, the /Input group
+# as text). Prints one line per run and exits non-zero when anything differs. Used to prove a
+# change of code shape changed no number, e.g.:
 #   bench/compare_builds.sh /tmp/old/gridflow build/gridflow /tmp/cmp "1 2 4" device=cpu
-# DECKS=TEXT runs only the decks whose path contains TEXT. SHRINK_LARGE=1 runs the *_large decks on smaller grids (heat 1024^2 for 200 steps, Poisson
-# 65^3), for machines where the full sizes take too long (CPU).
+# DECKS=TEXT runs only the decks whose path contains TEXT. SHRINK_LARGE=1 runs the *_large decks
+# on smaller grids (heat 1024^2 for 200 steps, Poisson 65^3), where full sizes take too long (CPU).
 set -uo pipefail
 old=$1 new=$2 out=$3 ranks=$4; shift 4
 overrides=("$@")
@@ -43,25 +42,9 @@ for c in "${cases[@]}"; do
         tuning.cache="$out/$tag/tuning-cache.json" > "$out/$tag/$name/log.txt" 2>&1 ||
         { echo "FAIL $name: the $tag run failed (see $out/$tag/$name/log.txt)"; touch "$out/$tag/$name/failed"; }
     done
-    files=0 diffs=0
     [ -e "$out/old/$name/failed" ] || [ -e "$out/new/$name/failed" ] && { failed=1; continue; }
-    for f in "$out/old/$name"/*.h5; do
-      [ -e "$f" ] || continue
-      g="$out/new/$name/$(basename "$f")"
-      files=$((files + 1))
-      [ -e "$g" ] || { echo "FAIL $name: $(basename "$f") missing in the new run"; diffs=$((diffs + 1)); continue; }
-      datasets=$(h5ls -r "$f" | awk '$2 == "Dataset" {print $1}')
-      [ -n "$datasets" ] || { echo "FAIL $name: no dataset found in $(basename "$f") (h5ls)"; diffs=$((diffs + 1)); }
-      for d in $datasets; do
-        h5diff -q "$f" "$g" "$d" "$d" > /dev/null 2>&1 || { echo "FAIL $name: $(basename "$f") $d differs"; diffs=$((diffs + 1)); }
-      done
-      cmp -s <(h5dump -A -g /Input "$f" | tail -n +2 | sed "s#$out/old/#OUT/#g") \
-             <(h5dump -A -g /Input "$g" | tail -n +2 | sed "s#$out/new/#OUT/#g") ||
-        { echo "FAIL $name: $(basename "$f") /Input differs"; diffs=$((diffs + 1)); }
-    done
-    new_files=$(ls "$out/new/$name"/*.h5 2>/dev/null | wc -l)
-    [ "$new_files" -eq "$files" ] || { echo "FAIL $name: $files files before, $new_files after"; diffs=$((diffs + 1)); }
-    [ $diffs -eq 0 ] && echo "same $name: $files files, every dataset bitwise" || failed=1
+    MASK_OLD="$out/old" MASK_NEW="$out/new" bash "$here/bench/compare_outputs.sh" "$out/old/$name" "$out/new/$name" "$name" ||
+      failed=1
   done
 done
 exit $failed
