@@ -1,0 +1,29 @@
+#pragma once
+// FlowGraphTunables: the knobs of the flow_graph CUDA backend (flow_graph_cuda.hpp), declared
+// beside its kernels and searched by the FFT tuner. A variant is named by a short string
+// (FftTunables::variant), e.g. "radix2_table" or "onchip/r8/l4/tw1"; parse() and to_string() are
+// inverses, and parse() throws Error naming the part it does not understand.
+#include <string>
+#include <vector>
+
+namespace gridflow::kernels::fft {
+
+struct FlowGraphTunables {
+  enum class Kernel {
+    radix2_table,  ///< the seed: one block per transform, a radix-2 butterfly per thread and stage,
+                   ///< index pairs and twiddles read from the flow-graph tables, __syncthreads() between stages
+    onchip,        ///< several transforms per block, radix-r butterflies in registers, shared-memory exchanges
+  };
+  Kernel kernel = Kernel::onchip;
+  int radix = 8;              ///< onchip: elements per thread per pass in registers (2, 4, 8, 16)
+  int lines_per_block = 0;    ///< onchip: transforms per block; 0 chooses from the length
+  bool twiddle_table = true;  ///< onchip: twiddles from a precomputed table (true) or sincospi (false)
+
+  std::string to_string() const;
+  static FlowGraphTunables parse(const std::string& variant);
+  /// Every variant worth measuring for transforms of length n (a power of two) of precision
+  /// T = float (double_precision false) or double: the tuner's search space.
+  static std::vector<FlowGraphTunables> candidates(long long n, bool double_precision);
+};
+
+}  // namespace gridflow::kernels::fft
