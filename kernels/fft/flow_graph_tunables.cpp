@@ -1,8 +1,108 @@
-// PLACEHOLDER on branch fft-base only, replaced by its owner's implementation before anything lands on main.
 #include "kernels/fft/flow_graph_tunables.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "mesh/check.hpp"
+
 namespace gridflow::kernels::fft {
-std::string FlowGraphTunables::to_string() const { return "onchip"; }
-FlowGraphTunables FlowGraphTunables::parse(const std::string&) { return {}; }
-std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long, bool) { return {FlowGraphTunables{}}; }
+
+namespace {
+
+constexpr const char* variant_syntax = "expected 'radix2_table' or 'onchip/r<radix>/l<lines per block>/tw<0|1>'";
+
+// What a block of the onchip kernel may use on sm_90: 1024 threads and 227 KB of shared memory
+// (opt-in). Candidates are pruned against these, assuming one shared-memory slot per element of
+// each line in the block.
+constexpr long long max_threads_per_block = 1024;
+constexpr long long max_shared_bytes = 227 * 1024;
+// The longest pass the plan hands to one launch when it splits a long transform (four-step);
+// the same bound as the radix2_table kernel's, so one candidate list serves both kernels.
+constexpr long long longest_pass = 4096;
+
+/// The integer after `prefix` in `part`, or throws naming the part.
+int number_after(const std::string& part, const std::string& prefix, const std::string& variant) {
+  const auto fail = [&] { throw Error("FFT variant '" + variant + "': bad part '" + part + "', " + variant_syntax); };
+  if (part.size() <= prefix.size() || part.compare(0, prefix.size(), prefix) != 0) fail();
+  const std::string digits = part.substr(prefix.size());
+  if (digits.size() > 4 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    fail();
+  return std::stoi(digits);
 }
+
+/// The pass lengths the plan runs for a transform of length n: n itself when it fits one pass,
+/// else the balanced four-step split 2^floor(m/2) x 2^ceil(m/2).
+std::pair<long long, long long> pass_lengths(long long n) {
+  if (n <= longest_pass) return {n, n};
+  int m = 0;
+  while ((1LL << m) < n) ++m;
+  return {1LL << (m / 2), 1LL << (m - m / 2)};
+}
+
+}  // namespace
+
+std::string FlowGraphTunables::to_string() const {
+  if (kernel == Kernel::radix2_table) return "radix2_table";
+  std::ostringstream s;
+  s << "onchip/r" << radix << "/l" << lines_per_block << "/tw" << (twiddle_table ? 1 : 0);
+  return s.str();
+}
+
+FlowGraphTunables FlowGraphTunables::parse(const std::string& variant) {
+  FlowGraphTunables t;
+  if (variant == "radix2_table") {
+    t.kernel = Kernel::radix2_table;
+    return t;
+  }
+  std::vector<std::string> parts;
+  std::stringstream s(variant);
+  for (std::string part; std::getline(s, part, '/');) parts.push_back(part);
+  if (parts.empty() || parts[0] != "onchip")
+    throw Error("FFT variant '" + variant + "': unknown kernel '" + (parts.empty() ? "" : parts[0]) + "', " +
+                variant_syntax);
+  if (parts.size() != 4)
+    throw Error("FFT variant '" + variant + "': " + std::to_string(parts.size()) + " parts, " + variant_syntax);
+  t.kernel = Kernel::onchip;
+  t.radix = number_after(parts[1], "r", variant);
+  if (t.radix != 2 && t.radix != 4 && t.radix != 8 && t.radix != 16)
+    throw Error("FFT variant '" + variant + "': radix " + std::to_string(t.radix) + " in '" + parts[1] +
+                "' is not 2, 4, 8 or 16");
+  t.lines_per_block = number_after(parts[2], "l", variant);
+  const int tw = number_after(parts[3], "tw", variant);
+  if (tw > 1) throw Error("FFT variant '" + variant + "': twiddle source '" + parts[3] + "' is not tw0 or tw1");
+  t.twiddle_table = tw == 1;
+  return t;
+}
+
+std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long n, bool double_precision) {
+  std::vector<FlowGraphTunables> out;
+  if (n < 2) return out;
+  FlowGraphTunables seed;
+  seed.kernel = Kernel::radix2_table;
+  out.push_back(seed);
+  const auto [shortest, longest] = pass_lengths(n);
+  const long long element_bytes = double_precision ? 16 : 8;
+  for (int radix : {4, 8, 16}) {
+    if (radix > shortest) continue;
+    for (int lines = 1; lines <= 64; lines *= 2) {
+      const long long threads = lines * longest / radix;
+      if (threads < 32 || threads > max_threads_per_block || lines * longest * element_bytes > max_shared_bytes)
+        continue;
+      for (bool table : {true, false}) {
+        FlowGraphTunables t;
+        t.kernel = Kernel::onchip;
+        t.radix = radix;
+        t.lines_per_block = lines;
+        t.twiddle_table = table;
+        out.push_back(t);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gridflow::kernels::fft
