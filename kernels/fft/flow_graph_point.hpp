@@ -19,4 +19,18 @@ GRIDFLOW_HOST_DEVICE inline void flow_graph_butterfly(Complex<T>& x, Complex<T>&
   x = {x.re + yw.re, x.im + yw.im};
 }
 
+#if defined(__CUDACC__)
+/// The four-step twiddle exp(sign 2 pi i e / length), length a power of two up to 2^24: the
+/// argument 2 (e mod length) / length of sincospi is exact in float too, so the value is good
+/// to an ulp or two.
+template <class T>
+__device__ inline Complex<T> four_step_twiddle(long long e, long long length, int sign) {
+  const T x = T(2 * (e % length)) / T(length);
+  T s, c;
+  if constexpr (sizeof(T) == 4) sincospif(x, &s, &c);
+  else sincospi(x, &s, &c);
+  return {c, sign < 0 ? -s : s};
+}
+#endif
+
 }  // namespace gridflow::kernels::fft
