@@ -59,6 +59,14 @@ void check_layout(const FftLayout& l) {
   GRIDFLOW_REQUIRE(l.kind == FftKind::c2c || l.direction == (l.kind == FftKind::r2c ? FftDirection::forward
                                                                                     : FftDirection::inverse),
                    "an r2c FFT is forward and a c2r FFT inverse");
+  // Two lines writing one output element would race on the device and give order-dependent
+  // results on the host. The two layouts accepted cover lines one after the other (padded or
+  // not) and lines interleaved element by element.
+  const std::int64_t distance = l.resolved_out_distance(), line_span = (l.out_line_elements() - 1) * l.stride + 1;
+  GRIDFLOW_REQUIRE(l.batch == 1 || distance >= line_span || (distance >= 1 && l.stride > (l.batch - 1) * distance),
+                   "FFT output lines overlap: " + std::to_string(l.batch) + " lines of " +
+                       std::to_string(l.out_line_elements()) + " elements at stride " + std::to_string(l.stride) +
+                       " and line distance " + std::to_string(distance));
 }
 
 const char* kind_name(FftKind k) { return k == FftKind::c2c ? "c2c" : k == FftKind::r2c ? "r2c" : "c2r"; }
