@@ -39,8 +39,8 @@ bool supports(FftBackend backend, const FftLayout& layout) {
   switch (backend) {
     case FftBackend::host_flow_graph: return power_of_two(layout.n);
     case FftBackend::flow_graph: return power_of_two(layout.n) && layout.n <= (std::int64_t(1) << 24);
-    case FftBackend::fftw:
-    case FftBackend::cufft: return layout.in_elements() <= int_max && layout.out_elements() <= int_max;
+    case FftBackend::fftw: return layout.in_elements() <= int_max && layout.out_elements() <= int_max;
+    case FftBackend::cufft: return true;  // beyond int sizes through cuFFT's 64-bit API
   }
   return false;
 }
@@ -104,6 +104,8 @@ std::unique_ptr<FftPlan<T>> make_fft_plan(const FftLayout& layout, mesh::MemoryS
   GRIDFLOW_REQUIRE(supports(backend, layout), "FFT backend " + to_string(backend) + " cannot plan length " +
                                                   std::to_string(layout.n) + " (batch " +
                                                   std::to_string(layout.batch) + ")");
+  GRIDFLOW_REQUIRE(space == mesh::MemorySpace::host || stream != nullptr,
+                   "a device FFT plan needs a stream to execute on, got a null one");
   if (backend == FftBackend::fftw) return make_fftw_plan<T>(layout, tunables);
   if (backend == FftBackend::host_flow_graph) return make_host_flow_graph_plan<T>(layout, tunables);
   return core::run_on_space(
