@@ -1,7 +1,8 @@
 #pragma once
-// Test support for the flow-graph FFT suites (unit and GPU): random lines, placing them in and
-// reading them out of a buffer with an FftLayout's stride and distances, an exact reference (a
-// direct DFT in long double) and the relative L2 error. Lines are held contiguously in
+// Test support for the flow-graph FFT suites (unit and GPU), on top of fft_test_support.hpp:
+// random lines, placing them in and reading them out of a buffer with an FftLayout's stride and
+// distances (and checking nothing else was written), and the references (FFTW in double, the
+// direct sum for short lines). Lines are held contiguously in
 // std::complex<double>: batch x in_line_elements() going in, batch x out_line_elements() coming
 // out (real lines have zero imaginary parts).
 #include <cmath>
@@ -11,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "fft_test_support.hpp"
 #include "kernels/fft/fft_plan.hpp"
+#include "mesh/memory_space.hpp"
 
 namespace gridflow::testing {
 
@@ -90,45 +93,29 @@ std::int64_t changed_output_gaps(const FftLayout& l, const std::vector<T>& buf, 
   return changed;
 }
 
-/// The exact transform of `x` (contiguous input lines) by the direct sum in long double, with
-/// exact twiddles exp(sign 2 pi i (j k mod n) / n): O(n^2) per line, for n up to a few thousand.
-/// c2r completes the half spectrum Hermitian-wise, ignoring the imaginary parts of bins 0 and n/2.
-inline Lines direct_transform(const FftLayout& l, const Lines& x) {
-  using ld = long double;
-  const std::int64_t n = l.n;
-  const bool inverse = l.kind == FftKind::c2r || (l.kind == FftKind::c2c && l.direction == FftDirection::inverse);
-  const ld pi = 3.141592653589793238462643383279502884L;
-  std::vector<std::complex<ld>> w(n);
-  for (std::int64_t k = 0; k < n; ++k)
-    w[k] = std::polar<ld>(1, (inverse ? 2 : -2) * pi * ld(k) / ld(n));
-  Lines y(l.batch * l.out_line_elements());
-  std::vector<std::complex<ld>> full(n);
-  for (std::int64_t b = 0; b < l.batch; ++b) {
-    const auto* in = x.data() + b * l.in_line_elements();
-    for (std::int64_t j = 0; j < n; ++j) {
-      if (l.kind != FftKind::c2r) full[j] = {ld(in[j].real()), ld(in[j].imag())};
-      else if (j == 0 || 2 * j == n) full[j] = {ld(in[j].real()), 0};
-      else if (2 * j < n) full[j] = {ld(in[j].real()), ld(in[j].imag())};
-      else full[j] = {ld(in[n - j].real()), -ld(in[n - j].imag())};
-    }
-    for (std::int64_t k = 0; k < l.out_line_elements(); ++k) {
-      std::complex<ld> sum = 0;
-      for (std::int64_t j = 0; j < n; ++j) sum += full[j] * w[(j * k) % n];
-      y[b * l.out_line_elements() + k] = l.kind == FftKind::c2r ? std::complex<double>(double(sum.real()), 0.0)
-                                                                 : std::complex<double>(sum);
-    }
-  }
-  return y;
+/// The reference transform of `x` (contiguous input lines): FFTW in double precision on the
+/// contiguous layout of the same kind, length and batch.
+inline Lines fftw_reference(const FftLayout& l, const Lines& x) {
+  FftLayout contiguous = l;
+  contiguous.stride = 1;
+  contiguous.in_distance = contiguous.out_distance = 0;
+  auto in = input_buffer<double>(contiguous, x);
+  auto out = output_buffer<double>(contiguous, 0.0);
+  kernels::fft::make_fft_plan<double>(contiguous, mesh::MemorySpace::host, nullptr,
+                                      {kernels::fft::FftBackend::fftw, ""})
+      ->execute(static_cast<const void*>(in.data()), static_cast<void*>(out.data()));
+  return output_lines(contiguous, out);
 }
 
-/// ||got - ref||_2 / ||ref||_2 over all lines (the absolute L2 difference when ref is zero).
-inline double relative_l2_error(const Lines& got, const Lines& ref) {
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    diff += std::norm(got[i] - ref[i]);
-    norm += std::norm(ref[i]);
+/// The same by the direct sum in long double (fft_test_support.hpp), line by line: O(n^2), for
+/// short lines, a reference that shares nothing with FFTW.
+inline Lines direct_reference(const FftLayout& l, const Lines& x) {
+  Lines y;
+  for (std::int64_t b = 0; b < l.batch; ++b) {
+    std::vector<LongComplex> line(x.begin() + b * l.in_line_elements(), x.begin() + (b + 1) * l.in_line_elements());
+    for (const auto& v : direct_transform(l, line)) y.emplace_back(double(v.real()), double(v.imag()));
   }
-  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+  return y;
 }
 
 /// The flow-graph suites' tolerances on the relative L2 error.

@@ -1,7 +1,8 @@
 // The flow-graph FFT on the host: the tables' structure (every position once per stage, exponents
-// in range, bit reversal), the host_flow_graph backend against the exact direct sum (c2c both
-// ways, r2c, c2r, strided and in-place layouts, inverse(forward(x)) = n x), and the variant
-// strings of FlowGraphTunables.
+// in range, bit reversal), the host_flow_graph backend against the direct sum in long double
+// (short lines) and FFTW in double (every power of two 2..2^20), c2c both ways, r2c, c2r, strided,
+// interleaved and in-place layouts, inverse(forward(x)) = n x; and the variant strings of
+// FlowGraphTunables.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,16 +93,17 @@ std::unique_ptr<fft::FftPlan<T>> host_plan(const FftLayout& l) {
 }
 
 /// Runs the host_flow_graph plan of `l` on random input and returns its relative L2 error against
-/// the direct sum; also fails the test if the plan wrote outside its output lines.
-template <class T>
-double error_against_direct_sum(const FftLayout& l, unsigned seed = 1) {
+/// `reference` (fftw_reference or direct_reference); also fails the test if the plan wrote
+/// outside its output lines.
+template <class T, class Reference>
+double host_error(const FftLayout& l, Reference reference, unsigned seed = 1) {
   const auto x = gt::random_input_lines<T>(l, seed);
   auto in = gt::input_buffer<T>(l, x, T(7));
   const T fill = T(-3);
   auto out = gt::output_buffer<T>(l, fill);
   host_plan<T>(l)->execute(static_cast<const void*>(in.data()), static_cast<void*>(out.data()));
   EXPECT_EQ(gt::changed_output_gaps(l, out, fill), 0) << gt::describe(l) << ": wrote outside its output lines";
-  return gt::relative_l2_error(gt::output_lines(l, out), gt::direct_transform(l, x));
+  return gt::relative_l2_error(gt::output_lines(l, out), reference(l, x));
 }
 
 FftLayout layout_of(FftKind kind, FftDirection dir, std::int64_t n, std::int64_t batch) {
@@ -113,32 +115,42 @@ FftLayout layout_of(FftKind kind, FftDirection dir, std::int64_t n, std::int64_t
   return l;
 }
 
-TYPED_TEST(HostFlowGraph, EveryKindMatchesTheDirectSumUpTo4096) {
+const std::pair<FftKind, FftDirection> every_kind[] = {{FftKind::c2c, FftDirection::forward},
+                                                       {FftKind::c2c, FftDirection::inverse},
+                                                       {FftKind::r2c, FftDirection::forward},
+                                                       {FftKind::c2r, FftDirection::inverse}};
+
+TYPED_TEST(HostFlowGraph, EveryKindMatchesTheDirectSumForShortLines) {
   using T = TypeParam;
-  const std::pair<FftKind, FftDirection> kinds[] = {{FftKind::c2c, FftDirection::forward},
-                                                     {FftKind::c2c, FftDirection::inverse},
-                                                     {FftKind::r2c, FftDirection::forward},
-                                                     {FftKind::c2r, FftDirection::inverse}};
-  for (auto [kind, dir] : kinds)
-    for (std::int64_t n = 1; n <= 4096; n *= 2) {
-      const auto l = layout_of(kind, dir, n, n <= 256 ? 3 : 1);
-      EXPECT_LE(error_against_direct_sum<T>(l), gt::fft_tolerance<T>()) << gt::describe(l);
+  for (auto [kind, dir] : every_kind)
+    for (std::int64_t n = 1; n <= 128; n *= 2) {
+      const auto l = layout_of(kind, dir, n, 3);
+      EXPECT_LE(host_error<T>(l, gt::direct_reference), gt::fft_tolerance<T>()) << gt::describe(l);
+    }
+}
+
+TYPED_TEST(HostFlowGraph, EveryKindMatchesFftwForEveryPowerOfTwoUpTo2To20) {
+  using T = TypeParam;
+  for (auto [kind, dir] : every_kind)
+    for (std::int64_t n = 2; n <= (1 << 20); n *= 2) {
+      const auto l = layout_of(kind, dir, n, std::max<std::int64_t>(1, (1 << 14) / n));
+      EXPECT_LE(host_error<T>(l, gt::fftw_reference), gt::fft_tolerance<T>()) << gt::describe(l);
     }
 }
 
 TYPED_TEST(HostFlowGraph, StridedLayoutsWithGapsBetweenLines) {
   using T = TypeParam;
   for (auto kind : {FftKind::c2c, FftKind::r2c, FftKind::c2r})
-    for (std::int64_t n : {1, 2, 8, 64}) {
+    for (std::int64_t n : {1, 2, 8, 64, 1024}) {
       auto l = layout_of(kind, kind == FftKind::c2r ? FftDirection::inverse : FftDirection::forward, n, 4);
       l.stride = 3;
       l.in_distance = 3 * l.in_line_elements() + 5;
       l.out_distance = 3 * l.out_line_elements() + 2;
-      EXPECT_LE(error_against_direct_sum<T>(l), gt::fft_tolerance<T>()) << gt::describe(l);
+      EXPECT_LE(host_error<T>(l, gt::fftw_reference), gt::fft_tolerance<T>()) << gt::describe(l);
       // Interleaved lines: element j of line b at j * batch + b.
       l.stride = l.batch;
       l.in_distance = l.out_distance = 1;
-      EXPECT_LE(error_against_direct_sum<T>(l), gt::fft_tolerance<T>()) << gt::describe(l);
+      EXPECT_LE(host_error<T>(l, gt::fftw_reference), gt::fft_tolerance<T>()) << gt::describe(l);
     }
 }
 
@@ -150,7 +162,7 @@ TYPED_TEST(HostFlowGraph, InPlaceComplexTransform) {
   auto buf = gt::input_buffer<T>(l, x);
   auto* p = reinterpret_cast<fft::Complex<T>*>(buf.data());
   host_plan<T>(l)->execute(p, p);
-  EXPECT_LE(gt::relative_l2_error(gt::output_lines(l, buf), gt::direct_transform(l, x)), gt::fft_tolerance<T>());
+  EXPECT_LE(gt::relative_l2_error(gt::output_lines(l, buf), gt::fftw_reference(l, x)), gt::fft_tolerance<T>());
 }
 
 TYPED_TEST(HostFlowGraph, InverseOfForwardIsNTimesTheInput) {
