@@ -10,6 +10,7 @@
 // r2c / c2r of even n go through the complex transform of n/2 (flow_graph_real_cuda.hpp); a
 // real layout that cannot be viewed as complex (stride > 1, odd distance, misaligned) is copied
 // to or from contiguous scratch. Scratch is allocated at planning; execute() allocates nothing.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -70,6 +71,11 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
                                                std::to_string(pass_limit));
       m_four_step_scratch = device_buffer(batch * m_length * sizeof(Complex<T>));
     }
+    // The default variant's radix may exceed a short line: take the line's length then. An
+    // explicit variant runs as named (the tuner's candidates are pruned to fit).
+    const std::int64_t shortest_pass = m_n1 == 1 ? m_n2 : m_n1;
+    if (tunables.variant.empty())
+      m_variant.radix = static_cast<int>(std::min<std::int64_t>(m_variant.radix, shortest_pass));
     if (uses_radix2_kernel()) {
       for (std::int64_t len : m_n1 == 1 ? std::vector<std::int64_t>{m_n2} : std::vector<std::int64_t>{m_n1, m_n2})
         if (!m_tables.count(len)) m_tables.emplace(len, std::make_unique<Radix2DeviceTables<T>>(len));
