@@ -14,6 +14,7 @@
 
 #include "fft_test_support.hpp"
 #include "kernels/fft/fft_plan.hpp"
+#include "kernels/fft/flow_graph_cuda.hpp"
 #include "mesh/memory_space.hpp"
 
 namespace gridflow::testing {
@@ -116,6 +117,37 @@ inline Lines direct_reference(const FftLayout& l, const Lines& x) {
     for (const auto& v : direct_transform(l, line)) y.emplace_back(double(v.real()), double(v.imag()));
   }
   return y;
+}
+
+/// What an on-chip launch of `shape` computes (flow_graph_cuda.hpp), on the host: each line
+/// gathered, transformed by the host_flow_graph backend, twiddled (the four-step twiddle in long
+/// double) and scattered. Lines are read whole before they are written, so in == out with equal
+/// layouts works as on the device. The oracle of the device plan's composition of passes.
+template <class T>
+void run_onchip_shape_on_host(const kernels::fft::Complex<T>* in, kernels::fft::Complex<T>* out,
+                              const kernels::fft::OnChipShape& s) {
+  FftLayout line;
+  line.n = s.n;
+  line.direction = s.sign < 0 ? FftDirection::forward : FftDirection::inverse;
+  auto plan = kernels::fft::make_fft_plan<T>(line, mesh::MemorySpace::host, nullptr,
+                                             {kernels::fft::FftBackend::host_flow_graph, ""});
+  std::vector<kernels::fft::Complex<T>> x(s.n), y(s.n);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (std::int64_t b = 0; b < s.batch; ++b) {
+    const std::int64_t o = b / s.inner_lines, i = b % s.inner_lines;
+    for (std::int64_t j = 0; j < s.n; ++j) x[j] = in[o * s.in_outer_distance + i * s.in_distance + j * s.in_stride];
+    plan->execute(x.data(), y.data());
+    for (std::int64_t k = 0; k < s.n; ++k) {
+      auto v = y[k];
+      if (s.twiddle_length > 0) {
+        const long double angle = s.sign * 2 * pi * static_cast<long double>((i * k) % s.twiddle_length) /
+                                  static_cast<long double>(s.twiddle_length);
+        const long double c = std::cos(angle), sn = std::sin(angle);
+        v = {static_cast<T>(v.re * c - v.im * sn), static_cast<T>(v.re * sn + v.im * c)};
+      }
+      out[o * s.out_outer_distance + i * s.out_distance + k * s.out_stride] = v;
+    }
+  }
 }
 
 /// The flow-graph suites' tolerances on the relative L2 error.

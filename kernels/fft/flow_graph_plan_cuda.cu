@@ -1,15 +1,9 @@
-// The flow_graph backend's FftPlan on the device. The complex transform of length L runs as
-//   L <= the variant's pass limit:  one launch (radix2_table kernel or onchip kernel);
-//   longer (up to 2^24):            four-step, L = n1 n2 (n1 = 2^floor(m/2), n2 = 2^ceil(m/2)):
-//                                   pass 1, n2 interleaved columns of length n1 per transform with
-//                                   the twiddle W_L^(j2 k1) fused, into a scratch line k1 n2 + j2;
-//                                   pass 2, n1 rows of length n2 from the scratch, written
-//                                   transposed (X_{k1 + n1 k2}) straight into the output layout.
-// Both passes address the caller's stride and distances directly (OnChipShape's two levels:
-// transform, then column/row inside it), so c2c needs no packing and in-place is free.
-// r2c / c2r of even n go through the complex transform of n/2 (flow_graph_real_cuda.hpp); a
-// real layout that cannot be viewed as complex (stride > 1, odd distance, misaligned) is copied
-// to or from contiguous scratch. Scratch is allocated at planning; execute() allocates nothing.
+// The flow_graph backend's FftPlan on the device: the complex transform as one on-chip launch or
+// the four-step's two (FlowGraphPasses), with the radix2_table kernel or the onchip kernel, both
+// addressing the caller's stride and distances directly. r2c / c2r of even n go through the
+// complex transform of n/2 (flow_graph_real_cuda.hpp); a real layout that cannot be viewed as
+// complex (stride > 1, odd distance, misaligned) is copied to or from contiguous scratch. Scratch
+// is allocated at planning; execute() allocates nothing.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -20,6 +14,7 @@
 #include "kernels/fft/fft_plan.hpp"
 #include "kernels/fft/flow_graph.hpp"
 #include "kernels/fft/flow_graph_cuda.hpp"
+#include "kernels/fft/flow_graph_passes.hpp"
 #include "kernels/fft/flow_graph_radix2_cuda.hpp"
 #include "kernels/fft/flow_graph_real_cuda.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
@@ -31,17 +26,6 @@ namespace gridflow::kernels::fft {
 namespace {
 
 constexpr std::int64_t longest_transform = std::int64_t(1) << 24;
-
-int log2_of(std::int64_t n) {
-  int m = 0;
-  while ((std::int64_t(1) << m) < n) ++m;
-  return m;
-}
-
-/// Where the lines of a complex operand are: element j of line b at b * distance + j * stride.
-struct ComplexLines {
-  std::int64_t stride = 1, distance = 0;
-};
 
 template <class T>
 class FlowGraphDevicePlan final : public FftPlan<T> {
@@ -59,26 +43,17 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
     const std::int64_t batch = layout.batch;
 
     const std::int64_t pass_limit = uses_radix2_kernel() ? radix2_table_max_length : max_onchip_length<T>();
-    if (m_length <= pass_limit) {
-      m_n1 = 1;
-      m_n2 = m_length;
-    } else {
-      const int m = log2_of(m_length);
-      m_n1 = std::int64_t(1) << (m / 2);
-      m_n2 = std::int64_t(1) << (m - m / 2);
-      GRIDFLOW_REQUIRE(m_n2 <= pass_limit, "flow_graph FFT length " + std::to_string(n) + " needs passes of " +
-                                               std::to_string(m_n2) + ", above the kernel's " +
-                                               std::to_string(pass_limit));
-      m_four_step_scratch = device_buffer(batch * m_length * sizeof(Complex<T>));
-    }
+    m_passes = FlowGraphPasses::for_length(m_length, pass_limit);
+    if (m_passes.four_step()) m_four_step_scratch = device_buffer(batch * m_length * sizeof(Complex<T>));
     // The default variant's radix may exceed a short line: take the line's length then. An
     // explicit variant runs as named (the tuner's candidates are pruned to fit).
-    const std::int64_t shortest_pass = m_n1 == 1 ? m_n2 : m_n1;
+    const std::int64_t shortest_pass = m_passes.four_step() ? m_passes.n1 : m_passes.n2;
     if (tunables.variant.empty())
       m_variant.radix = static_cast<int>(std::min<std::int64_t>(m_variant.radix, shortest_pass));
     if (uses_radix2_kernel()) {
-      for (std::int64_t len : m_n1 == 1 ? std::vector<std::int64_t>{m_n2} : std::vector<std::int64_t>{m_n1, m_n2})
-        if (!m_tables.count(len)) m_tables.emplace(len, std::make_unique<Radix2DeviceTables<T>>(len));
+      for (std::int64_t len : {m_passes.n1, m_passes.n2})
+        if ((len > 1 || m_length == 1) && !m_tables.count(len))
+          m_tables.emplace(len, std::make_unique<Radix2DeviceTables<T>>(len));
     }
     if (real) {
       m_real_work = device_buffer(batch * m_length * sizeof(Complex<T>));
@@ -127,35 +102,8 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
   /// The complex transform of length m_length over the plan's batch, from lines `a` of `in` to
   /// lines `b` of `out` (in == out allowed with a == b).
   void complex_transform(const Complex<T>* in, ComplexLines a, Complex<T>* out, ComplexLines b, int sign) {
-    const std::int64_t batch = this->layout().batch;
-    OnChipShape s;
-    s.sign = sign;
-    if (m_n1 == 1) {  // one pass: the transforms are the lines, all in one group
-      s.n = m_length;
-      s.batch = s.inner_lines = batch;
-      s.in_stride = a.stride, s.in_distance = a.distance;
-      s.out_stride = b.stride, s.out_distance = b.distance;
-      run_pass(in, out, s);
-      return;
-    }
-    auto* scratch = static_cast<Complex<T>*>(m_four_step_scratch.data());
-    // Pass 1: for each transform, column j2 (element j1 at j1 n2 + j2) of length n1, twiddled by
-    // W^(j2 k1), into scratch[k1 n2 + j2].
-    s.n = m_n1;
-    s.batch = batch * m_n2;
-    s.inner_lines = m_n2;
-    s.in_stride = m_n2 * a.stride, s.in_distance = a.stride, s.in_outer_distance = a.distance;
-    s.out_stride = m_n2, s.out_distance = 1, s.out_outer_distance = m_length;
-    s.twiddle_length = m_length;
-    run_pass(in, scratch, s);
-    // Pass 2: row k1 of length n2, element k2 written to output bin k1 + n1 k2.
-    s.n = m_n2;
-    s.batch = batch * m_n1;
-    s.inner_lines = m_n1;
-    s.in_stride = 1, s.in_distance = m_n2, s.in_outer_distance = m_length;
-    s.out_stride = m_n1 * b.stride, s.out_distance = b.stride, s.out_outer_distance = b.distance;
-    s.twiddle_length = 0;
-    run_pass(scratch, out, s);
+    m_passes.run(this->layout().batch, in, a, out, b, static_cast<Complex<T>*>(m_four_step_scratch.data()), sign,
+                 [this](const Complex<T>* i, Complex<T>* o, const OnChipShape& s) { run_pass(i, o, s); });
   }
 
   /// Whether a real operand's lines can be read as the complex lines z_j = x_2j + i x_2j+1.
@@ -197,7 +145,7 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
   StreamHandle m_stream;
   FlowGraphTunables m_variant;
   std::int64_t m_length = 0;     // complex transform length: n (c2c) or n/2 (r2c, c2r)
-  std::int64_t m_n1 = 1, m_n2 = 0;  // pass lengths; m_n1 == 1: one pass of m_n2 = m_length
+  FlowGraphPasses m_passes;
   std::map<std::int64_t, std::unique_ptr<Radix2DeviceTables<T>>> m_tables;  // radix2_table: per pass length
   mesh::Buffer m_four_step_scratch;  // batch x m_length, four-step only
   mesh::Buffer m_real_work;          // batch x m_length, r2c / c2r only

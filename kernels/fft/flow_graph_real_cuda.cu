@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kernels/fft/flow_graph_point.hpp"
+#include "kernels/fft/flow_graph_real_point.hpp"
 #include "kernels/fft/flow_graph_real_cuda.hpp"
 #include "mesh/check.hpp"
 
@@ -14,11 +14,6 @@ constexpr int threads = 256;
 
 unsigned blocks_for(long long work) {
   return static_cast<unsigned>(std::clamp<long long>((work + threads - 1) / threads, 1, 1 << 20));
-}
-
-template <class T>
-__device__ inline Complex<T> conj(Complex<T> a) {
-  return {a.re, -a.im};
 }
 
 // One thread per element; consecutive threads take consecutive j of a line.
@@ -39,13 +34,8 @@ __global__ void r2c_split_kernel(const Complex<T>* __restrict__ z, long long m, 
   const long long total = (m + 1) * batch;
   for (long long q = blockIdx.x * (long long)blockDim.x + threadIdx.x; q < total; q += (long long)blockDim.x * gridDim.x) {
     const long long b = q / (m + 1), k = q % (m + 1);
-    const Complex<T> a = z[b * m + k % m], c = conj(z[b * m + (m - k) % m]);
-    const Complex<T> even = {(a.re + c.re) / 2, (a.im + c.im) / 2};
-    const Complex<T> diff = {a.re - c.re, a.im - c.im};
-    const Complex<T> odd = {diff.im / 2, -diff.re / 2};  // diff / 2i
     const Complex<T> wk = k < m ? w[k] : Complex<T>{T(-1), T(0)};  // W_n^m = -1
-    const Complex<T> t = complex_mul(wk, odd);
-    out[o.at(b, k)] = {even.re + t.re, even.im + t.im};
+    out[o.at(b, k)] = r2c_split_point(z[b * m + k % m], z[b * m + (m - k) % m], wk);
   }
 }
 
@@ -56,11 +46,7 @@ __global__ void c2r_merge_kernel(const Complex<T>* __restrict__ in, StridedLines
   const long long total = m * batch;
   for (long long q = blockIdx.x * (long long)blockDim.x + threadIdx.x; q < total; q += (long long)blockDim.x * gridDim.x) {
     const long long b = q / m, k = q % m;
-    Complex<T> a = in[i.at(b, k)], c = conj(in[i.at(b, m - k)]);
-    if (k == 0) a.im = c.im = T(0);  // bins 0 and m are real: their imaginary parts are ignored
-    const Complex<T> even = {a.re + c.re, a.im + c.im};
-    const Complex<T> odd = complex_mul(Complex<T>{a.re - c.re, a.im - c.im}, conj(w[k]));
-    z[b * m + k] = {even.re - odd.im, even.im + odd.re};  // even + i odd
+    z[b * m + k] = c2r_merge_point(in[i.at(b, k)], in[i.at(b, m - k)], w[k], k == 0);
   }
 }
 
