@@ -1,12 +1,265 @@
-// PLACEHOLDER on branch fft-base only, replaced by its owner's implementation before anything lands on main.
+// launch_onchip_fft: batches of complex transforms of length 2..4096, each done whole in one block's
+// registers and shared memory (flow_graph_onchip.cuh), one read and one write of global memory.
+//
+// A block takes `lines` lines. Its threads are arranged by the input layout: neighbouring threads
+// take neighbouring elements of one line when a line's elements are closer than its neighbour
+// lines (stride 1: contiguous lines), or the same element of neighbouring lines otherwise
+// (distance 1: interleaved lines, the column pass of a four-step transform). Loads go straight into
+// registers; when the output prefers the other arrangement (the row pass writing transposed), the
+// result is restaged through shared memory and written by the threads rearranged.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
 #include "kernels/fft/flow_graph_cuda.hpp"
+#include "kernels/fft/flow_graph_onchip.cuh"
+#include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "mesh/check.hpp"
+
 namespace gridflow::kernels::fft {
-template <class T> std::int64_t max_onchip_length() { return 4096; }
+
+namespace onchip {
+
 template <class T>
-void launch_onchip_fft(const Complex<T>*, Complex<T>*, const OnChipShape&, const FlowGraphTunables&, StreamHandle) { throw Error("onchip placeholder"); }
+const Complex<T>* twiddle_table() {
+  constexpr int max_devices = 64;
+  static std::mutex mutex;
+  static std::array<Complex<T>*, max_devices> tables{};
+  int device = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  GRIDFLOW_REQUIRE(device < max_devices, "device " + std::to_string(device) + " beyond the twiddle tables' 64");
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!tables[device]) {
+    std::vector<Complex<T>> host(twiddle_table_length);
+    for (int m = 0; m < twiddle_table_length; ++m) {
+      const long double angle = -2.0L * 3.141592653589793238462643383279502884L * m / twiddle_table_length;
+      host[m] = {static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))};
+    }
+    Complex<T>* table = nullptr;
+    GRIDFLOW_CUDA_CHECK(cudaMalloc(&table, host.size() * sizeof(Complex<T>)));
+    GRIDFLOW_CUDA_CHECK(cudaMemcpy(table, host.data(), host.size() * sizeof(Complex<T>), cudaMemcpyHostToDevice));
+    tables[device] = table;  // kept for the process: kernels of any stream may still read it
+  }
+  return tables[device];
+}
+template const Complex<float>* twiddle_table<float>();
+template const Complex<double>* twiddle_table<double>();
+
+}  // namespace onchip
+
+namespace {
+
+using onchip::SharedLine;
+
+/// The kernel's view of an OnChipShape, resolved once on the host.
+struct OnChipArgs {
+  std::int64_t batch, inner_lines;
+  std::int64_t in_stride, in_distance, in_outer_distance;
+  std::int64_t out_stride, out_distance, out_outer_distance;
+  std::int64_t twiddle_length;  // 0: none
+  int lines;                    // lines per block
+  bool inverse;                 // conjugate on load and store
+  bool line_fastest;            // thread arrangement of the load and the transform
+  bool restage_output;          // the store takes the other arrangement, through shared memory
+};
+
+/// exp(sign 2 pi i m / L), m = (i k) mod L, the four-step twiddle; m / L exact for L a power of two.
+template <class T>
+__device__ __forceinline__ Complex<T> four_step_twiddle(std::int64_t line_in_group, std::int64_t k, std::int64_t length, bool inverse) {
+  const std::int64_t m = (line_in_group * k) % length;
+  T s, c;
+  if constexpr (std::is_same_v<T, float>) sincospif(static_cast<float>(2.0 * static_cast<double>(m) / static_cast<double>(length)), &s, &c);
+  else sincospi(2.0 * static_cast<double>(m) / static_cast<double>(length), &s, &c);
+  return {c, inverse ? s : -s};
+}
+
+template <class T, int N, int R, int P>
+__global__ void onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const OnChipArgs a, const Complex<T>* table) {
+  extern __shared__ unsigned char shared_bytes[];
+  constexpr int threads_per_line = N / R;
+  T* planes = reinterpret_cast<T*>(shared_bytes);
+  const int plane = onchip::plane_elements<T>(a.lines, N);
+
+  int l, t;
+  onchip::arrange(threadIdx.x, a.lines, threads_per_line, a.line_fastest, l, t);
+  const SharedLine<T> line{planes, planes + plane, l, a.lines, N, a.line_fastest};
+  const std::int64_t first_line = static_cast<std::int64_t>(blockIdx.x) * a.lines;
+
+  Complex<T> x[R];
+  {
+    const std::int64_t b = first_line + l;
+    const bool valid = b < a.batch;
+    const Complex<T>* p = in + (b / a.inner_lines) * a.in_outer_distance + (b % a.inner_lines) * a.in_distance;
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      x[q] = valid ? onchip::load(p + (t + q * threads_per_line) * a.in_stride) : Complex<T>{T(0), T(0)};
+      if (a.inverse) x[q].im = -x[q].im;
+    }
+  }
+
+  onchip::fft_passes<N, R, P>(x, t, line, table);
+
+  if (a.restage_output) {
+#pragma unroll
+    for (int q = 0; q < R; ++q) line.put(t + q * threads_per_line, x[q]);
+    __syncthreads();
+    onchip::arrange(threadIdx.x, a.lines, threads_per_line, !a.line_fastest, l, t);
+    const SharedLine<T> other{planes, planes + plane, l, a.lines, N, a.line_fastest};
+#pragma unroll
+    for (int q = 0; q < R; ++q) x[q] = other.get(t + q * threads_per_line);
+  }
+  const std::int64_t b = first_line + l;
+  if (b >= a.batch) return;
+  const std::int64_t i = b % a.inner_lines;
+  Complex<T>* p = out + (b / a.inner_lines) * a.out_outer_distance + i * a.out_distance;
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    const int k = t + q * threads_per_line;
+    Complex<T> y = x[q];
+    if (a.inverse) y.im = -y.im;
+    if (a.twiddle_length) y = onchip::cmul(y, four_step_twiddle<T>(i, k, a.twiddle_length, a.inverse));
+    onchip::store(p + k * a.out_stride, y);
+  }
+}
+
+/// Elements between neighbouring lines of a block: within a group, or between groups of one line.
+std::int64_t line_step(std::int64_t inner_lines, std::int64_t distance, std::int64_t outer_distance) {
+  return inner_lines > 1 ? distance : outer_distance;
+}
+
+template <class T>
+void check_shape(const OnChipShape& s, const FlowGraphTunables& tunables) {
+  const std::string shape = "on-chip FFT of length " + std::to_string(s.n) + " x " + std::to_string(s.batch) + ": ";
+  GRIDFLOW_REQUIRE(tunables.kernel == FlowGraphTunables::Kernel::onchip, shape + "the tunables name another kernel than onchip");
+  GRIDFLOW_REQUIRE(s.n >= 2 && s.n <= max_onchip_length<T>() && (s.n & (s.n - 1)) == 0,
+                   shape + "the length must be a power of two in 2.." + std::to_string(max_onchip_length<T>()));
+  GRIDFLOW_REQUIRE(s.batch >= 1, shape + "the batch must be at least 1");
+  GRIDFLOW_REQUIRE(s.inner_lines >= 1 && s.batch % s.inner_lines == 0,
+                   shape + "inner_lines " + std::to_string(s.inner_lines) + " must be >= 1 and divide the batch");
+  GRIDFLOW_REQUIRE(s.sign == -1 || s.sign == 1, shape + "sign " + std::to_string(s.sign) + " is not -1 or +1");
+  GRIDFLOW_REQUIRE(s.twiddle_length >= 0, shape + "twiddle_length must be >= 0");
+  GRIDFLOW_REQUIRE(tunables.radix == 2 || tunables.radix == 4 || tunables.radix == 8 || tunables.radix == 16,
+                   shape + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
+  GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape + "lines_per_block must be >= 0");
+}
+
+struct DeviceLimits {
+  int sms = 0;
+  int shared_optin = 0;
+};
+
+DeviceLimits device_limits() {
+  int device = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  DeviceLimits d;
+  GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
+  GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&d.shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return d;
+}
+
+template <class T, int N, int P>
+void launch(const Complex<T>* in, Complex<T>* out, const OnChipArgs& args, const Complex<T>* table, StreamHandle stream) {
+  constexpr int R = onchip::registers_per_thread(N, P);
+  const int threads = args.lines * (N / R);
+  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, N);
+  const auto kernel = onchip_fft_kernel<T, N, R, P>;
+  onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
+  const std::int64_t blocks = (args.batch + args.lines - 1) / args.lines;
+  GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "on-chip FFT: " + std::to_string(blocks) + " blocks exceed the grid");
+  kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(in, out, args, table);
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+namespace onchip {
+
+void allow_shared_bytes(const void* kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;
+  // Opting in is per kernel and device; doing it every launch costs a driver call of a microsecond.
+  GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+int default_lines_per_block(int n, int radix, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
+                            std::size_t shared_per_line) {
+  static const DeviceLimits limits = device_limits();
+  const int threads_per_line = n / radix;
+  // Interleaved lines coalesce when a warp's lines fill 32-byte sectors.
+  const int coalescing = line_fastest ? static_cast<int>(std::max<std::size_t>(1, 32 / (2 * bytes_per_element))) : 1;
+  int lines = std::max(1, 256 / threads_per_line);
+  // Two blocks per multiprocessor at least, where the coalescing minimum allows.
+  while (lines > coalescing && lines * shared_per_line > std::size_t(limits.shared_optin) / 2) lines /= 2;
+  // Enough blocks to fill the device before lines are packed into blocks.
+  while (lines > coalescing && (batch + lines - 1) / lines < 2 * limits.sms) lines /= 2;
+  return std::max(lines, coalescing);
+}
+
+std::size_t shared_limit() {
+  static const DeviceLimits limits = device_limits();
+  return static_cast<std::size_t>(limits.shared_optin);
+}
+
+}  // namespace onchip
+
+template <class T>
+std::int64_t max_onchip_length() {
+  return std::int64_t(1) << onchip::max_log2_length;
+}
+
+template <class T>
+void launch_onchip_fft(const Complex<T>* in, Complex<T>* out, const OnChipShape& shape, const FlowGraphTunables& tunables,
+                       StreamHandle stream) {
+  check_shape<T>(shape, tunables);
+  const int n = static_cast<int>(shape.n);
+  const int radix = std::min(tunables.radix, n);
+  const bool in_line_fastest =
+      std::abs(line_step(shape.inner_lines, shape.in_distance, shape.in_outer_distance)) < std::abs(shape.in_stride);
+  const bool out_line_fastest =
+      std::abs(line_step(shape.inner_lines, shape.out_distance, shape.out_outer_distance)) < std::abs(shape.out_stride);
+  OnChipArgs args{shape.batch,
+                  shape.inner_lines,
+                  shape.in_stride,
+                  shape.in_distance,
+                  shape.in_outer_distance,
+                  shape.out_stride,
+                  shape.out_distance,
+                  shape.out_outer_distance,
+                  shape.twiddle_length,
+                  tunables.lines_per_block,
+                  shape.sign == 1,
+                  in_line_fastest,
+                  in_line_fastest != out_line_fastest};
+  if (args.lines == 0)
+    args.lines = onchip::default_lines_per_block(n, onchip::registers_per_thread(n, radix), sizeof(T), in_line_fastest, shape.batch,
+                                                 onchip::block_shared_bytes<T>(1, n));
+  const int threads = args.lines * (n / onchip::registers_per_thread(n, radix));
+  GRIDFLOW_REQUIRE(threads <= 1024, "on-chip FFT of length " + std::to_string(n) + ": " + std::to_string(args.lines) +
+                                        " lines per block at radix " + std::to_string(radix) + " need " +
+                                        std::to_string(threads) + " threads, more than 1024");
+  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, n);
+  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(),
+                   "on-chip FFT of length " + std::to_string(n) + ": " + std::to_string(args.lines) + " lines per block need " +
+                       std::to_string(shared) + " bytes of shared memory, more than the device's " +
+                       std::to_string(onchip::shared_limit()));
+  int log2n = 0;
+  while ((1 << log2n) < n) ++log2n;
+  const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;
+  onchip::dispatch_length_and_radix(log2n, radix, [&](auto length, auto pass_radix) {
+    launch<T, decltype(length)::value, decltype(pass_radix)::value>(in, out, args, table, stream);
+  });
+}
+
 template std::int64_t max_onchip_length<float>();
 template std::int64_t max_onchip_length<double>();
-template void launch_onchip_fft<float>(const Complex<float>*, Complex<float>*, const OnChipShape&, const FlowGraphTunables&, StreamHandle);
-template void launch_onchip_fft<double>(const Complex<double>*, Complex<double>*, const OnChipShape&, const FlowGraphTunables&, StreamHandle);
-}
+template void launch_onchip_fft<float>(const Complex<float>*, Complex<float>*, const OnChipShape&, const FlowGraphTunables&,
+                                       StreamHandle);
+template void launch_onchip_fft<double>(const Complex<double>*, Complex<double>*, const OnChipShape&,
+                                        const FlowGraphTunables&, StreamHandle);
+
+}  // namespace gridflow::kernels::fft

@@ -1,0 +1,306 @@
+// bench/fft_bench: gridflow's on-chip FFT kernel (launch_onchip_fft) against cuFFT called directly
+// on the same data, and both against a device-to-device copy of the same bytes measured in the
+// same run (the memory roof: an out-of-place transform reads and writes every byte once).
+//
+// Cases: the seed's 64 x 1024 complex float, 1024 x 4096 complex float and double, and every
+// on-chip length 64..4096 at about 32 MB of data, float and double; batched complex, forward, out
+// of place. Each figure is the median over --repeats timings of --calls back-to-back calls (CUDA
+// events), per call. Every variant of the kernel is timed (radix x twiddle source x lines per
+// block) and the best is reported with the ratio cuFFT time / its time (> 1: faster than cuFFT).
+// Before timing, each variant's output is checked against cuFFT's (relative L2).
+//
+// The multi-pass lengths 16 x 2^20 and 2^24 go through make_fft_plan with backend flow_graph (the
+// device plan of branch fft-flowgraph, composed of this kernel); where that backend is not in the
+// build yet, the case records why. --dst times the fused DST-I lines kernel on 511^3 (N = 512)
+// along each axis against Dst1Plan's cuFFT path.
+//
+//   fft_bench [--repeats 7] [--calls 20] [--quick] [--dst] [--json FILE]
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <cufft.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/device_timing.hpp"
+#include "gridflow/config.hpp"
+#include "kernels/fft/dst1.hpp"
+#include "kernels/fft/dst1_onchip_cuda.hpp"
+#include "kernels/fft/fft_plan.hpp"
+#include "kernels/fft/flow_graph_cuda.hpp"
+#include "mesh/check.hpp"
+#include "mesh/device.hpp"
+#include "mesh/field.hpp"
+
+using namespace gridflow;
+namespace fft = gridflow::kernels::fft;
+using fft::Complex;
+
+namespace {
+
+#define BENCH_CUFFT_CHECK(call)                                                                   \
+  do {                                                                                            \
+    const cufftResult rc_ = (call);                                                               \
+    if (rc_ != CUFFT_SUCCESS) throw Error(std::string(#call) + " failed: cufftResult " + std::to_string(rc_)); \
+  } while (0)
+
+struct Timing {
+  int repeats, calls;
+  StreamHandle stream;
+  /// Seconds per call of run().
+  template <class F>
+  double per_call(F&& run) const {
+    return bench::time_median(repeats, stream, [&] {
+      for (int c = 0; c < calls; ++c) run();
+    }) / calls;
+  }
+};
+
+/// A cuFFT plan of `batch` contiguous complex transforms of length n, planned once.
+template <class T>
+class CufftBatch {
+ public:
+  CufftBatch(long long n, long long batch, StreamHandle stream) {
+    BENCH_CUFFT_CHECK(cufftCreate(&m_plan));
+    std::size_t work = 0;
+    BENCH_CUFFT_CHECK(cufftMakePlanMany64(m_plan, 1, reinterpret_cast<long long*>(&n), nullptr, 1, n, nullptr, 1, n,
+                                          std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z, batch, &work));
+    BENCH_CUFFT_CHECK(cufftSetStream(m_plan, stream));
+  }
+  ~CufftBatch() { cufftDestroy(m_plan); }
+  void forward(const Complex<T>* in, Complex<T>* out) {
+    if constexpr (std::is_same_v<T, float>)
+      BENCH_CUFFT_CHECK(cufftExecC2C(m_plan, (cufftComplex*)in, (cufftComplex*)out, CUFFT_FORWARD));
+    else
+      BENCH_CUFFT_CHECK(cufftExecZ2Z(m_plan, (cufftDoubleComplex*)in, (cufftDoubleComplex*)out, CUFFT_FORWARD));
+  }
+
+ private:
+  cufftHandle m_plan = 0;
+};
+
+template <class T>
+std::vector<Complex<T>> download(const mesh::Buffer& b) {
+  std::vector<Complex<T>> v(b.bytes() / sizeof(Complex<T>));
+  mesh::copy_bytes(v.data(), mesh::MemorySpace::host, b.data(), mesh::MemorySpace::device, b.bytes());
+  return v;
+}
+
+template <class T>
+double relative_l2(const std::vector<Complex<T>>& a, const std::vector<Complex<T>>& b) {
+  double d = 0, r = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    d += std::pow(a[i].re - b[i].re, 2) + std::pow(a[i].im - b[i].im, 2);
+    r += std::pow(double(b[i].re), 2) + std::pow(double(b[i].im), 2);
+  }
+  return std::sqrt(d / r);
+}
+
+std::vector<fft::FlowGraphTunables> variants(long long n, bool quick) {
+  std::vector<fft::FlowGraphTunables> all;
+  for (int radix : {4, 8, 16, 2})
+    for (bool table : {true, false})
+      for (int lines : {0, 1, 2, 4, 8, 16}) {
+        if (radix > n || (quick && (lines > 2 || !table))) continue;
+        fft::FlowGraphTunables t;
+        t.radix = radix;
+        t.twiddle_table = table;
+        t.lines_per_block = lines;
+        all.push_back(t);
+      }
+  return all;
+}
+
+std::string name(const fft::FlowGraphTunables& t) {
+  return "onchip/r" + std::to_string(t.radix) + "/l" + std::to_string(t.lines_per_block) + (t.twiddle_table ? "/table" : "/sincospi");
+}
+
+template <class T>
+nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bool quick) {
+  const std::size_t bytes = static_cast<std::size_t>(n * batch) * sizeof(Complex<T>);
+  mesh::Buffer in(bytes, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device), ref(bytes, mesh::MemorySpace::device);
+  {
+    std::vector<Complex<T>> h(static_cast<std::size_t>(n * batch));
+    std::mt19937 e(1);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& c : h) c = {T(u(e)), T(u(e))};
+    mesh::copy_bytes(in.data(), mesh::MemorySpace::device, h.data(), mesh::MemorySpace::host, bytes);
+  }
+  auto* x = static_cast<Complex<T>*>(in.data());
+  auto* y = static_cast<Complex<T>*>(out.data());
+  const double copy_bw = bench::copy_bandwidth(bytes, timing.repeats, timing.stream);
+  const double moved = 2.0 * static_cast<double>(bytes);
+
+  CufftBatch<T> cufft(n, batch, timing.stream);
+  cufft.forward(x, static_cast<Complex<T>*>(ref.data()));
+  mesh::synchronize(timing.stream);
+  const auto expected = download<T>(ref);
+  const double cufft_s = timing.per_call([&] { cufft.forward(x, y); });
+
+  fft::OnChipShape shape;
+  shape.n = n;
+  shape.batch = batch;
+  shape.inner_lines = 1;
+  shape.in_outer_distance = shape.out_outer_distance = n;
+  nlohmann::json all = nlohmann::json::array(), best;
+  for (const auto& t : variants(n, quick)) {
+    nlohmann::json v = {{"variant", name(t)}};
+    try {
+      fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream);
+      mesh::synchronize(timing.stream);
+      v["error_vs_cufft"] = relative_l2(download<T>(out), expected);
+      const double s = timing.per_call([&] { fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream); });
+      v["us"] = s * 1e6;
+      v["fraction_of_copy"] = moved / s / copy_bw;
+      v["cufft_over_onchip"] = cufft_s / s;
+      if (best.is_null() || s * 1e6 < best["us"].get<double>()) best = v;
+    } catch (const Error& e) {
+      v["cannot_launch"] = e.what();
+    }
+    all.push_back(v);
+  }
+  const char* precision = sizeof(T) == 4 ? "float" : "double";
+  std::printf("%5lld x %-7lld %-6s cufft %9.2f us (%4.0f%% of copy)  onchip best %-24s %9.2f us (%4.0f%%)  cufft/onchip %.2f  err %.1e\n",
+              n, batch, precision, cufft_s * 1e6, 100 * moved / cufft_s / copy_bw, best["variant"].get<std::string>().c_str(),
+              best["us"].get<double>(), 100 * best["fraction_of_copy"].get<double>(), best["cufft_over_onchip"].get<double>(),
+              best["error_vs_cufft"].get<double>());
+  std::fflush(stdout);
+  return {{"n", n},
+          {"batch", batch},
+          {"precision", precision},
+          {"bytes", bytes},
+          {"copy_GBps", copy_bw * 1e-9},
+          {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}}},
+          {"onchip_best", best},
+          {"onchip_variants", all}};
+}
+
+/// A multi-pass length through the device FftPlan (backend flow_graph) against cuFFT.
+template <class T>
+nlohmann::json bench_multipass(long long n, long long batch, const Timing& timing) {
+  const std::size_t bytes = static_cast<std::size_t>(n * batch) * sizeof(Complex<T>);
+  mesh::Buffer in(bytes, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device);
+  mesh::fill_device_bytes(in.data(), 0, bytes, timing.stream);
+  auto* x = static_cast<Complex<T>*>(in.data());
+  auto* y = static_cast<Complex<T>*>(out.data());
+  const double copy_bw = bench::copy_bandwidth(bytes, timing.repeats, timing.stream);
+  const double moved = 2.0 * static_cast<double>(bytes);
+  CufftBatch<T> cufft(n, batch, timing.stream);
+  const double cufft_s = timing.per_call([&] { cufft.forward(x, y); });
+  const char* precision = sizeof(T) == 4 ? "float" : "double";
+  nlohmann::json r = {{"n", n}, {"batch", batch}, {"precision", precision}, {"copy_GBps", copy_bw * 1e-9},
+                      {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}}}};
+  try {
+    fft::FftLayout layout;
+    layout.n = n;
+    layout.batch = batch;
+    const auto plan = fft::make_fft_plan<T>(layout, mesh::MemorySpace::device, timing.stream, {fft::FftBackend::flow_graph, ""});
+    const double s = timing.per_call([&] { plan->execute(x, y); });
+    r["flow_graph"] = {{"us", s * 1e6}, {"fraction_of_copy", moved / s / copy_bw}, {"cufft_over_flow_graph", cufft_s / s}};
+    std::printf("%9lld x %-4lld %-6s cufft %9.2f us  flow_graph %9.2f us  cufft/flow_graph %.2f\n", n, batch, precision,
+                cufft_s * 1e6, s * 1e6, cufft_s / s);
+  } catch (const Error& e) {
+    r["flow_graph"] = {{"unavailable", e.what()}};
+    std::printf("%9lld x %-4lld %-6s cufft %9.2f us  flow_graph unavailable: %s\n", n, batch, precision, cufft_s * 1e6, e.what());
+  }
+  std::fflush(stdout);
+  return r;
+}
+
+/// The fused DST-I lines kernel on every axis of 511^3 (N = 512), against Dst1Plan (cuFFT).
+template <class T>
+nlohmann::json bench_dst(const Timing& timing) {
+  const mesh::Box<3> box{{1, 1, 1}, {511, 511, 511}};
+  mesh::Field<T, 3> field(box, 1, mesh::MemorySpace::device, "dst");
+  const double copy_bw = bench::copy_bandwidth(field.allocated_bytes(), timing.repeats, timing.stream);
+  const double moved = 2.0 * static_cast<double>(box.size()) * sizeof(T);
+  const auto view = field.view();
+  fft::BoxAddressing a;
+  a.first = view.offset(1, 1, 1);
+  for (int d = 0; d < 3; ++d) {
+    a.extent[d] = box.extent(d);
+    a.stride[d] = view.stride[d];
+  }
+  const char* precision = sizeof(T) == 4 ? "float" : "double";
+  nlohmann::json axes = nlohmann::json::array();
+  double total_onchip = 0, total_plan = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    fft::Dst1Plan<T> plan(box, axis, mesh::MemorySpace::device, timing.stream);
+    const double plan_s = timing.per_call([&] { plan.apply(field); });
+    nlohmann::json best;
+    for (int radix : {4, 8, 16})
+      for (int pairs : {0, 1, 2, 4, 8}) {
+        fft::FlowGraphTunables t;
+        t.radix = radix;
+        t.lines_per_block = pairs;
+        try {
+          const double s = timing.per_call([&] { fft::launch_dst1_lines_onchip<T>(view.data, a, axis, t, timing.stream); });
+          if (best.is_null() || s * 1e6 < best["us"].get<double>())
+            best = {{"variant", name(t)}, {"us", s * 1e6}, {"fraction_of_copy", moved / s / copy_bw}};
+        } catch (const Error&) {
+        }
+      }
+    total_onchip += best["us"].get<double>();
+    total_plan += plan_s * 1e6;
+    std::printf("DST-I 511^3 %-6s axis %d  Dst1Plan(cuFFT) %8.1f us  onchip %-24s %8.1f us (%3.0f%% of copy)\n", precision,
+                axis, plan_s * 1e6, best["variant"].get<std::string>().c_str(), best["us"].get<double>(),
+                100 * best["fraction_of_copy"].get<double>());
+    axes.push_back({{"axis", axis}, {"dst1_plan_us", plan_s * 1e6}, {"onchip_best", best}});
+  }
+  std::fflush(stdout);
+  return {{"box", "511^3"}, {"precision", precision}, {"copy_GBps", copy_bw * 1e-9}, {"axes", axes},
+          {"three_axes_onchip_us", total_onchip}, {"three_axes_dst1_plan_us", total_plan}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("on-chip FFT kernel against cuFFT and the device copy bandwidth", "fft_bench");
+  int repeats = 7, calls = 20;
+  bool quick = false, dst = false;
+  std::string json_path;
+  app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
+  app.add_option("--calls", calls, "back-to-back calls per timing");
+  app.add_flag("--quick", quick, "fewer variants (table twiddles, lines per block 0..2)");
+  app.add_flag("--dst", dst, "also time the fused DST-I lines kernel on 511^3");
+  app.add_option("--json", json_path, "write the results here");
+  CLI11_PARSE(app, argc, argv);
+  if (!mesh::gpu_available()) {
+    std::fprintf(stderr, "fft_bench: no CUDA device\n");
+    return 1;
+  }
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  mesh::select_gpu(0);
+  mesh::Stream stream;
+  const Timing timing{repeats, calls, stream.get()};
+  std::printf("%s\n", mesh::current_gpu_description().c_str());
+  nlohmann::json cases = nlohmann::json::array(), multipass = nlohmann::json::array(), dst_cases = nlohmann::json::array();
+  cases.push_back(bench_case<float>(64, 1024, timing, quick));
+  cases.push_back(bench_case<float>(1024, 4096, timing, quick));
+  cases.push_back(bench_case<double>(1024, 4096, timing, quick));
+  const long long data_bytes = 32ll << 20;
+  for (long long n = 64; n <= 4096; n *= 2) {
+    cases.push_back(bench_case<float>(n, data_bytes / (n * 8), timing, quick));
+    cases.push_back(bench_case<double>(n, data_bytes / (n * 16), timing, quick));
+  }
+  multipass.push_back(bench_multipass<float>(1ll << 20, 16, timing));
+  multipass.push_back(bench_multipass<float>(1ll << 24, 1, timing));
+  if (dst) {
+    dst_cases.push_back(bench_dst<double>(timing));
+    dst_cases.push_back(bench_dst<float>(timing));
+  }
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const nlohmann::json result = {{"benchmark", "fft_bench"}, {"gpu", mesh::current_gpu_description()}, {"gpu_count", 1},
+                                 {"commit", GRIDFLOW_GIT_HASH}, {"command", command},
+                                 {"timing", "median of " + std::to_string(repeats) + " CUDA-event timings of " +
+                                                std::to_string(calls) + " back-to-back calls, per call"},
+                                 {"cases", cases}, {"multipass", multipass}, {"dst1_lines", dst_cases}};
+  if (!json_path.empty()) std::ofstream(json_path) << result.dump(2) << '\n';
+  return 0;
+}

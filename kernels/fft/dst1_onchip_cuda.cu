@@ -1,0 +1,127 @@
+// launch_dst1_lines_onchip (dst1_onchip_cuda.hpp): a block takes 2 `pairs` neighbouring lines
+// (numbered as in Dst1Lines: the faster other axis fastest), line p paired with line p + pairs,
+// loads their odd extensions straight into the registers of the on-chip transform, and writes the
+// coefficients back over the values. Along x the threads of a pair take neighbouring points; along
+// y and z neighbouring pairs take neighbouring x, so every load and store is coalesced.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/fft/dst1_onchip_cuda.hpp"
+#include "kernels/fft/flow_graph_onchip.cuh"
+#include "kernels/fft/flow_graph_onchip_launch.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::fft {
+
+namespace {
+
+using onchip::SharedLine;
+
+struct Dst1LinesArgs {
+  std::int64_t first, stride_axis, stride_p, stride_q, extent_p, lines;
+  int pairs;          // line pairs per block
+  bool line_fastest;  // neighbouring threads take neighbouring pairs (axes y and z)
+};
+
+/// M = 2N: the complex length; R values per thread, pass radix P.
+template <class T, int M, int R, int P>
+__global__ void dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex<T>* table) {
+  extern __shared__ unsigned char shared_bytes[];
+  constexpr int threads_per_line = M / R, N = M / 2;
+  T* planes = reinterpret_cast<T*>(shared_bytes);
+  int l, t;
+  onchip::arrange(threadIdx.x, a.pairs, threads_per_line, a.line_fastest, l, t);
+  const SharedLine<T> line{planes, planes + onchip::plane_elements<T>(a.pairs, M), l, a.pairs, M, a.line_fastest};
+
+  const std::int64_t line_a = static_cast<std::int64_t>(blockIdx.x) * 2 * a.pairs + l, line_b = line_a + a.pairs;
+  const bool has_a = line_a < a.lines, has_b = line_b < a.lines;
+  // Point j (1..N-1) of a line at base[j * stride_axis].
+  auto base = [&](std::int64_t ln) {
+    return field + a.first + (ln % a.extent_p) * a.stride_p + (ln / a.extent_p) * a.stride_q - a.stride_axis;
+  };
+  T* const pa = base(line_a);
+  T* const pb = base(line_b);
+
+  Complex<T> x[R];
+  onchip::static_for<0, R>([&](auto q_) {
+    constexpr int q = decltype(q_)::value;
+    constexpr bool mirrored = q >= R / 2;  // j >= N: the odd extension's negated mirror
+    const int j = t + q * threads_per_line;
+    const int source = mirrored ? M - j : j;
+    const bool inside = source >= 1 && source <= N - 1;
+    const T va = has_a && inside ? pa[source * a.stride_axis] : T(0);
+    const T vb = has_b && inside ? pb[source * a.stride_axis] : T(0);
+    x[q] = mirrored ? Complex<T>{-va, -vb} : Complex<T>{va, vb};
+  });
+
+  onchip::fft_passes<M, R, P>(x, t, line, table);
+  __syncthreads();  // in place: with a single pass no exchange has ordered the block's loads first
+
+#pragma unroll
+  for (int q = 0; q < R / 2; ++q) {
+    const int k = t + q * threads_per_line;
+    if (k < 1) continue;
+    if (has_a) pa[k * a.stride_axis] = T(-0.5) * x[q].im;
+    if (has_b) pb[k * a.stride_axis] = T(0.5) * x[q].re;
+  }
+}
+
+template <class T, int M, int P>
+void launch(T* field, const Dst1LinesArgs& args, const Complex<T>* table, StreamHandle stream) {
+  constexpr int R = onchip::registers_per_thread(M, P);
+  const auto kernel = dst1_lines_kernel<T, M, R, P>;
+  const std::size_t shared = onchip::block_shared_bytes<T>(args.pairs, M);
+  onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
+  const std::int64_t blocks = (args.lines + 2 * args.pairs - 1) / (2 * args.pairs);
+  GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "DST-I lines: " + std::to_string(blocks) + " blocks exceed the grid");
+  kernel<<<static_cast<unsigned>(blocks), args.pairs * (M / R), shared, stream>>>(field, args, table);
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+bool dst1_onchip_supports(std::int64_t n) {
+  return n >= 2 && 2 * n <= (std::int64_t(1) << onchip::max_log2_length) && (n & (n - 1)) == 0;
+}
+
+template <class T>
+void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
+                              StreamHandle stream) {
+  GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I lines: axis " + std::to_string(axis) + " is not 0, 1 or 2");
+  const std::int64_t n = box.extent[axis] + 1;
+  GRIDFLOW_REQUIRE(dst1_onchip_supports(n), "DST-I lines on chip: length N = " + std::to_string(n) +
+                                                " (points per line + 1) is not a power of two in 2..2048");
+  GRIDFLOW_REQUIRE(tunables.radix == 2 || tunables.radix == 4 || tunables.radix == 8 || tunables.radix == 16,
+                   "DST-I lines on chip: radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
+  GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, "DST-I lines on chip: lines_per_block must be >= 0");
+  const int p = axis == 0 ? 1 : 0, q = axis == 2 ? 1 : 2;  // the other axes, faster first
+  const int m = static_cast<int>(2 * n), radix = std::min(tunables.radix, m);
+  const int registers = onchip::registers_per_thread(m, radix);
+  Dst1LinesArgs args{box.first, box.stride[axis], box.stride[p], box.stride[q], box.extent[p],
+                     box.extent[p] * box.extent[q], tunables.lines_per_block, axis != 0};
+  if (args.lines == 0) return;
+  if (args.pairs == 0)
+    args.pairs = onchip::default_lines_per_block(m, registers, sizeof(T), args.line_fastest,
+                                                 (args.lines + 1) / 2, onchip::block_shared_bytes<T>(1, m));
+  const int threads = args.pairs * (m / registers);
+  GRIDFLOW_REQUIRE(threads <= 1024, "DST-I lines on chip: " + std::to_string(args.pairs) + " line pairs of length " +
+                                        std::to_string(n) + " need " + std::to_string(threads) + " threads, more than 1024");
+  const std::size_t shared = onchip::block_shared_bytes<T>(args.pairs, m);
+  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(), "DST-I lines on chip: " + std::to_string(args.pairs) +
+                                                         " line pairs of length " + std::to_string(n) + " need " +
+                                                         std::to_string(shared) + " bytes of shared memory");
+  int log2m = 0;
+  while ((1 << log2m) < m) ++log2m;
+  const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;
+  onchip::dispatch_length_and_radix(log2m, radix, [&](auto length, auto pass_radix) {
+    if constexpr (decltype(length)::value >= 4)
+      launch<T, decltype(length)::value, decltype(pass_radix)::value>(field, args, table, stream);
+  });
+}
+
+template void launch_dst1_lines_onchip<float>(float*, const BoxAddressing&, int, const FlowGraphTunables&, StreamHandle);
+template void launch_dst1_lines_onchip<double>(double*, const BoxAddressing&, int, const FlowGraphTunables&, StreamHandle);
+
+}  // namespace gridflow::kernels::fft

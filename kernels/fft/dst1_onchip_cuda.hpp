@@ -1,0 +1,37 @@
+#pragma once
+// launch_dst1_lines_onchip: the type-I sine transform of every line along one axis of a box of a
+// field, in place, in ONE pass over memory (dst1.hpp does the same through fold, real FFT and
+// unfold, several passes). Same definition and scaling as Dst1Plan:
+//   F_k = sum_{j=1}^{N-1} x_j sin(pi j k / N),  N = box extent along the axis + 1.
+// Two lines A, B at a time: their odd extensions (x_0 = x_N = 0, x_{2N-j} = -x_j) as the real and
+// imaginary parts of one complex line of length 2N, transformed on chip (flow_graph_onchip.cuh):
+// Z_k = -2i F^A_k + 2 F^B_k, so F^A_k = -Im Z_k / 2 and F^B_k = Re Z_k / 2. No CUDA syntax here.
+#include <cstdint>
+
+#include "kernels/fft/flow_graph_tunables.hpp"
+#include "mesh/host_device.hpp"
+
+namespace gridflow::kernels::fft {
+
+/// Where a box's points lie in a field's array: point (i, j, k) of the box, 0 <= i < extent[0]
+/// and so on, is element first + i stride[0] + j stride[1] + k stride[2]. For a Field's view and
+/// a box: first = view.offset(box.lo...), extent = box.extent(a), stride = view.stride[a].
+struct BoxAddressing {
+  std::int64_t first = 0;
+  std::int64_t extent[3] = {1, 1, 1};
+  std::int64_t stride[3] = {1, 0, 0};
+};
+
+/// Whether the fused kernel takes lines of transform length n (points + 1): a power of two,
+/// 2..2048 (its length-2n complex transform fits on chip).
+bool dst1_onchip_supports(std::int64_t n);
+
+/// Every line of `box` along `axis` (0, 1, 2) of the device array `field` = its DST-I. Tunables:
+/// radix, twiddle_table as for launch_onchip_fft; lines_per_block counts line pairs (0: chosen).
+/// Asynchronous on `stream`. Throws Error for an unsupported length, an axis outside 0..2 or
+/// tunables that cannot launch.
+template <class T>
+void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
+                              StreamHandle stream);
+
+}  // namespace gridflow::kernels::fft

@@ -1,0 +1,42 @@
+#pragma once
+// Host-side sizing shared by the launchers of on-chip transform kernels (launch_onchip_fft and the
+// fused DST-I lines): shared memory per block, the opt-in above 48 KB, the default lines per block.
+// Defined in flow_graph_onchip_cuda.cu; no CUDA syntax.
+#include <cstddef>
+#include <cstdint>
+
+#include "mesh/host_device.hpp"
+
+namespace gridflow::kernels::fft::onchip {
+
+/// Elements of one shared plane (real or imaginary parts) for `lines` lines of length n: one word
+/// of padding per 128 bytes (flow_graph_onchip.cuh, SharedLine).
+template <class T>
+GRIDFLOW_HOST_DEVICE inline int plane_elements(int lines, int n) {
+  constexpr int pad_shift = sizeof(T) == 4 ? 5 : 4;
+  return lines * n + ((lines * n - 1) >> pad_shift) + 1;
+}
+
+/// Values each thread holds for a transform of length n at pass radix `radix`: the radix, or more
+/// where a block of 1024 threads could not hold one line otherwise (radix 2 at length 4096).
+constexpr int registers_per_thread(int n, int radix) { return radix > n / 1024 ? radix : n / 1024; }
+
+/// Dynamic shared memory of a block transforming `lines` lines of length n.
+template <class T>
+std::size_t block_shared_bytes(int lines, int n) {
+  return 2 * static_cast<std::size_t>(plane_elements<T>(lines, n)) * sizeof(T);
+}
+
+/// Lets `kernel` take `bytes` of dynamic shared memory (the opt-in attribute above 48 KB).
+void allow_shared_bytes(const void* kernel, std::size_t bytes);
+
+/// The device's largest dynamic shared memory per block (opted in).
+std::size_t shared_limit();
+
+/// Lines per block when the tunables leave it 0: about 256 threads, at least two blocks' shared
+/// memory per multiprocessor and two blocks per multiprocessor where the batch allows, and never
+/// fewer interleaved lines than fill a 32-byte sector (bytes_per_element: sizeof(T)).
+int default_lines_per_block(int n, int radix, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
+                            std::size_t shared_per_line);
+
+}  // namespace gridflow::kernels::fft::onchip

@@ -1,0 +1,133 @@
+// launch_dst1_lines_onchip against the host Dst1Plan (FFTW) on the same field: every axis of boxes
+// 31^3, 63 x 127 x 255 and 511^3 (transform lengths 32 to 512), a box strictly inside the owned
+// one, and every radix at one size. The whole allocation is compared, ghosts included, so a write
+// outside the box fails: relative L2 error <= 1e-5 (float), 1e-12 (double).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "kernels/fft/dst1.hpp"
+#include "kernels/fft/dst1_onchip_cuda.hpp"
+#include "mesh/check.hpp"
+#include "mesh/device.hpp"
+#include "mesh/field.hpp"
+
+#if GRIDFLOW_HAVE_CUDA
+
+namespace {
+
+namespace fft = gridflow::kernels::fft;
+using gridflow::mesh::Box;
+using gridflow::mesh::Field;
+using gridflow::mesh::MemorySpace;
+
+template <class T>
+class Dst1OnChipGpu : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Dst1OnChipGpu, Precisions);
+
+template <class T>
+constexpr double tolerance() {
+  return sizeof(T) == 4 ? 1e-5 : 1e-12;
+}
+
+/// Values in [-1, 1) from a hash of the position: cheap for 10^8 points, different per point.
+template <class T>
+void fill(Field<T, 3>& f) {
+  T* a = f.allocation();
+  for (std::size_t i = 0; i < f.allocated_elements(); ++i) {
+    std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    a[i] = static_cast<T>(static_cast<double>(h >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+  }
+}
+
+template <class T>
+double relative_l2(const Field<T, 3>& a, const Field<T, 3>& b) {
+  long double d = 0, r = 0;
+  for (std::size_t i = 0; i < a.allocated_elements(); ++i) {
+    const long double x = a.allocation()[i], y = b.allocation()[i];
+    d += (x - y) * (x - y);
+    r += y * y;
+  }
+  return static_cast<double>(std::sqrt(d / r));
+}
+
+template <class T>
+fft::BoxAddressing addressing(Field<T, 3>& f, const Box<3>& box) {
+  const auto view = f.view();
+  fft::BoxAddressing a;
+  a.first = view.offset(box.lo[0], box.lo[1], box.lo[2]);
+  for (int d = 0; d < 3; ++d) {
+    a.extent[d] = box.extent(d);
+    a.stride[d] = view.stride[d];
+  }
+  return a;
+}
+
+/// Relative error of the on-chip DST-I of `box` along `axis` of a field owning `owned`.
+template <class T>
+double device_error(const Box<3>& owned, const Box<3>& box, int axis, const fft::FlowGraphTunables& tunables) {
+  Field<T, 3> expected(owned, 1, MemorySpace::host, "expected");
+  fill(expected);
+  Field<T, 3> device(owned, 1, MemorySpace::device, "device");
+  device.copy_from(expected);
+  fft::Dst1Plan<T>(box, axis, MemorySpace::host, nullptr).apply(expected);
+
+  gridflow::mesh::Stream stream;
+  fft::launch_dst1_lines_onchip<T>(device.view().data, addressing(device, box), axis, tunables, stream.get());
+  gridflow::mesh::synchronize(stream.get());
+  Field<T, 3> got(owned, 1, MemorySpace::host, "got");
+  got.copy_from(device);
+  return relative_l2(got, expected);
+}
+
+TYPED_TEST(Dst1OnChipGpu, MatchesTheHostPlanOnEveryAxis) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (const auto& box : {Box<3>{{0, 0, 0}, {30, 30, 30}}, Box<3>{{-3, 5, 1}, {59, 131, 255}}, Box<3>{{1, 1, 1}, {511, 511, 511}}})
+    for (int axis = 0; axis < 3; ++axis)
+      EXPECT_LE(device_error<T>(box, box, axis, {}), tolerance<T>())
+          << "box " << box.extent(0) << " x " << box.extent(1) << " x " << box.extent(2) << " axis " << axis;
+}
+
+TYPED_TEST(Dst1OnChipGpu, BoxInsideTheOwnedBoxEveryRadixAndLinePairs) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  const Box<3> owned{{0, 0, 0}, {40, 20, 70}}, box{{3, 2, 5}, {17, 16, 67}};  // 15 x 15 x 63
+  for (int axis = 0; axis < 3; ++axis)
+    for (int radix : {2, 4, 8, 16})
+      for (int pairs : {0, 1, 3}) {
+        fft::FlowGraphTunables t;
+        t.radix = radix;
+        t.lines_per_block = pairs;
+        t.twiddle_table = radix != 4;
+        EXPECT_LE(device_error<T>(owned, box, axis, t), tolerance<T>())
+            << "axis " << axis << " radix " << radix << " pairs " << pairs;
+      }
+}
+
+TYPED_TEST(Dst1OnChipGpu, UnsupportedLengthsThrowError) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  Field<T, 3> f(Box<3>{{0, 0, 0}, {9, 4095, 2}}, 1, MemorySpace::device, "f");
+  gridflow::mesh::Stream stream;
+  EXPECT_THROW(fft::launch_dst1_lines_onchip<T>(f.view().data, addressing(f, f.owned()), 0, {}, stream.get()),
+               gridflow::Error) << "N = 11";
+  EXPECT_THROW(fft::launch_dst1_lines_onchip<T>(f.view().data, addressing(f, f.owned()), 1, {}, stream.get()),
+               gridflow::Error) << "N = 4096";
+  EXPECT_THROW(fft::launch_dst1_lines_onchip<T>(f.view().data, addressing(f, f.owned()), 3, {}, stream.get()),
+               gridflow::Error) << "axis 3";
+}
+
+}  // namespace
+
+#endif  // GRIDFLOW_HAVE_CUDA

@@ -1,0 +1,329 @@
+// launch_onchip_fft against a host reference: a radix-2 FFT in long double with exactly computed
+// twiddles (itself checked against the direct DFT). Every length 2..4096 at every radix and both
+// twiddle sources; contiguous lines, interleaved lines (the four-step column pass), two-level
+// addressing with the fused twiddle, transposed output (the row pass), in place, the inverse sign,
+// explicit lines per block with a partial last block. The whole output buffer is compared, so a
+// kernel writing outside its lines fails too: relative L2 error <= 1e-5 (float), 1e-12 (double).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "kernels/fft/flow_graph_cuda.hpp"
+#include "mesh/check.hpp"
+#include "mesh/device.hpp"
+
+#if GRIDFLOW_HAVE_CUDA
+
+namespace {
+
+namespace fft = gridflow::kernels::fft;
+using fft::Complex;
+using fft::FlowGraphTunables;
+using fft::OnChipShape;
+using gridflow::mesh::MemorySpace;
+using Exact = std::complex<long double>;
+
+constexpr long double pi = 3.141592653589793238462643383279502884L;
+
+/// sum_j x_j exp(sign 2 pi i j k / n), straight from the definition.
+std::vector<Exact> direct_dft(const std::vector<Exact>& x, int sign) {
+  const std::size_t n = x.size();
+  std::vector<Exact> y(n);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t j = 0; j < n; ++j) y[k] += x[j] * std::polar(1.0L, sign * 2 * pi * static_cast<long double>((j * k) % n) / n);
+  return y;
+}
+
+/// The same by iterative radix-2 decimation in time (n a power of two).
+std::vector<Exact> reference_fft(std::vector<Exact> x, int sign) {
+  const std::size_t n = x.size();
+  for (std::size_t i = 1, j = 0; i < n; ++i) {
+    std::size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j |= bit;
+    if (i < j) std::swap(x[i], x[j]);
+  }
+  for (std::size_t half = 1; half < n; half *= 2)
+    for (std::size_t k = 0; k < half; ++k) {
+      const Exact w = std::polar(1.0L, sign * pi * static_cast<long double>(k) / half);
+      for (std::size_t s = k; s < n; s += 2 * half) {
+        const Exact b = x[s + half] * w;
+        x[s + half] = x[s] - b;
+        x[s] = x[s] + b;
+      }
+    }
+  return x;
+}
+
+/// Elements one side of a shape spans: the last element of the last line, plus one.
+std::int64_t span(const OnChipShape& s, std::int64_t stride, std::int64_t distance, std::int64_t outer) {
+  return (s.batch / s.inner_lines - 1) * outer + (s.inner_lines - 1) * distance + (s.n - 1) * stride + 1;
+}
+
+/// What the shape's transform of `in` leaves in `out` (out holds its prior contents elsewhere).
+template <class T>
+void reference_transform(const OnChipShape& s, const std::vector<Complex<T>>& in, std::vector<Complex<T>>& out) {
+  std::vector<std::vector<Exact>> lines;
+  for (std::int64_t b = 0; b < s.batch; ++b) {
+    const std::int64_t o = b / s.inner_lines, i = b % s.inner_lines;
+    std::vector<Exact> x(s.n);
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      const auto v = in[o * s.in_outer_distance + i * s.in_distance + j * s.in_stride];
+      x[j] = Exact(v.re, v.im);
+    }
+    lines.push_back(reference_fft(x, s.sign));
+  }
+  for (std::int64_t b = 0; b < s.batch; ++b) {  // after every read: in and out may be one buffer
+    const std::int64_t o = b / s.inner_lines, i = b % s.inner_lines;
+    for (std::int64_t k = 0; k < s.n; ++k) {
+      Exact y = lines[b][k];
+      if (s.twiddle_length)
+        y *= std::polar(1.0L, s.sign * 2 * pi * static_cast<long double>((i * k) % s.twiddle_length) / s.twiddle_length);
+      out[o * s.out_outer_distance + i * s.out_distance + k * s.out_stride] = {static_cast<T>(y.real()), static_cast<T>(y.imag())};
+    }
+  }
+}
+
+template <class T>
+std::vector<Complex<T>> random_values(std::int64_t count, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Complex<T>> v(count);
+  for (auto& c : v) c = {static_cast<T>(u(engine)), static_cast<T>(u(engine))};
+  return v;
+}
+
+template <class T>
+double relative_l2(const std::vector<Complex<T>>& a, const std::vector<Complex<T>>& b) {
+  long double d = 0, r = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const long double dr = a[i].re - b[i].re, di = a[i].im - b[i].im;
+    d += dr * dr + di * di;
+    r += static_cast<long double>(b[i].re) * b[i].re + static_cast<long double>(b[i].im) * b[i].im;
+  }
+  return static_cast<double>(std::sqrt(d / r));
+}
+
+template <class T>
+constexpr double tolerance() {
+  return sizeof(T) == 4 ? 1e-5 : 1e-12;
+}
+
+/// Runs the shape on the device (in place when asked) and returns its relative L2 error against
+/// the reference over the whole output buffer.
+template <class T>
+double device_error(const OnChipShape& s, const FlowGraphTunables& tunables, bool in_place) {
+  const std::int64_t in_count = span(s, s.in_stride, s.in_distance, s.in_outer_distance);
+  const std::int64_t out_count = span(s, s.out_stride, s.out_distance, s.out_outer_distance);
+  const auto in = random_values<T>(in_count, static_cast<unsigned>(s.n * 7919 + s.batch));
+  std::vector<Complex<T>> expected = in_place ? in : random_values<T>(out_count, 17);
+  std::vector<Complex<T>> got(expected.size());
+  reference_transform(s, in, expected);
+
+  gridflow::mesh::Stream stream;
+  const std::size_t in_bytes = in.size() * sizeof(Complex<T>), out_bytes = got.size() * sizeof(Complex<T>);
+  gridflow::mesh::Buffer d_in(in_bytes, MemorySpace::device), d_out(out_bytes, MemorySpace::device);
+  gridflow::mesh::copy_bytes(d_in.data(), MemorySpace::device, in.data(), MemorySpace::host, in_bytes);
+  auto* x = static_cast<Complex<T>*>(d_in.data());
+  auto* y = in_place ? x : static_cast<Complex<T>*>(d_out.data());
+  if (!in_place) {  // what the kernel must leave alone between its lines
+    const auto prior = random_values<T>(out_count, 17);
+    gridflow::mesh::copy_bytes(y, MemorySpace::device, prior.data(), MemorySpace::host, out_bytes);
+  }
+  fft::launch_onchip_fft<T>(x, y, s, tunables, stream.get());
+  gridflow::mesh::synchronize(stream.get());
+  gridflow::mesh::copy_bytes(got.data(), MemorySpace::host, y, MemorySpace::device, out_bytes);
+  return relative_l2(got, expected);
+}
+
+OnChipShape contiguous(std::int64_t n, std::int64_t batch, int sign = -1) {
+  OnChipShape s;
+  s.n = n;
+  s.batch = batch;
+  s.inner_lines = 1;
+  s.in_stride = s.out_stride = 1;
+  s.in_outer_distance = s.out_outer_distance = n;
+  s.sign = sign;
+  return s;
+}
+
+/// Lines side by side (element j of line b at j * batch + b), a column pass's layout.
+OnChipShape interleaved(std::int64_t n, std::int64_t batch, int sign = -1) {
+  OnChipShape s;
+  s.n = n;
+  s.batch = s.inner_lines = batch;
+  s.in_stride = s.out_stride = batch;
+  s.in_distance = s.out_distance = 1;
+  s.in_outer_distance = s.out_outer_distance = n * batch;
+  s.sign = sign;
+  return s;
+}
+
+FlowGraphTunables variant(int radix, bool table, int lines_per_block = 0) {
+  FlowGraphTunables t;
+  t.kernel = FlowGraphTunables::Kernel::onchip;
+  t.radix = radix;
+  t.twiddle_table = table;
+  t.lines_per_block = lines_per_block;
+  return t;
+}
+
+std::string describe(const OnChipShape& s, const FlowGraphTunables& t) {
+  return "n=" + std::to_string(s.n) + " batch=" + std::to_string(s.batch) + " radix=" + std::to_string(t.radix) +
+         (t.twiddle_table ? " table" : " sincospi") + " lines/block=" + std::to_string(t.lines_per_block) +
+         " sign=" + std::to_string(s.sign);
+}
+
+template <class T>
+class OnChipFftGpu : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(OnChipFftGpu, Precisions);
+
+TEST(OnChipFftReference, RadixTwoMatchesTheDirectDft) {
+  std::mt19937 engine(3);
+  std::uniform_real_distribution<long double> u(-1, 1);
+  for (std::size_t n = 1; n <= 128; n *= 2)
+    for (int sign : {-1, 1}) {
+      std::vector<Exact> x(n);
+      for (auto& v : x) v = Exact(u(engine), u(engine));
+      const auto a = reference_fft(x, sign), b = direct_dft(x, sign);
+      for (std::size_t k = 0; k < n; ++k) EXPECT_LT(std::abs(a[k] - b[k]), 1e-15L) << "n=" << n << " k=" << k;
+    }
+}
+
+TYPED_TEST(OnChipFftGpu, EveryLengthRadixAndTwiddleSourceOnContiguousLines) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n = 2; n <= fft::max_onchip_length<T>(); n *= 2)
+    for (int radix : {2, 4, 8, 16})
+      for (bool table : {true, false}) {
+        const auto s = contiguous(n, std::max<std::int64_t>(3, 8192 / n) + 1);
+        const auto t = variant(radix, table);
+        EXPECT_LE(device_error<T>(s, t, false), tolerance<T>()) << describe(s, t);
+      }
+}
+
+TYPED_TEST(OnChipFftGpu, EveryLengthOnInterleavedLinesForwardAndInverse) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n = 2; n <= fft::max_onchip_length<T>(); n *= 2)
+    for (int radix : {4, 16})
+      for (int sign : {-1, 1}) {
+        const auto s = interleaved(n, 37, sign);
+        const auto t = variant(radix, radix == 4);
+        EXPECT_LE(device_error<T>(s, t, false), tolerance<T>()) << describe(s, t);
+      }
+}
+
+TYPED_TEST(OnChipFftGpu, InverseOnContiguousLines) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n = 2; n <= fft::max_onchip_length<T>(); n *= 4) {
+    const auto s = contiguous(n, 5, +1);
+    const auto t = variant(8, n % 2 == 0);
+    EXPECT_LE(device_error<T>(s, t, false), tolerance<T>()) << describe(s, t);
+  }
+}
+
+TYPED_TEST(OnChipFftGpu, InPlaceContiguousAndInterleaved) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n : {2, 16, 256, 4096})
+    for (int radix : {2, 8, 16}) {
+      const auto t = variant(radix, true);
+      EXPECT_LE(device_error<T>(contiguous(n, 9), t, true), tolerance<T>()) << "in place " << describe(contiguous(n, 9), t);
+      EXPECT_LE(device_error<T>(interleaved(n, 9), t, true), tolerance<T>()) << "in place " << describe(interleaved(n, 9), t);
+    }
+}
+
+// Explicit lines per block, the batch not a multiple of it: the last block's idle threads must
+// still take part in every exchange and write nothing.
+TYPED_TEST(OnChipFftGpu, ExplicitLinesPerBlockWithAPartialLastBlock) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n : {8, 64, 1024})
+    for (int lines : {1, 2, 4, 8})
+      for (bool interleave : {false, true}) {
+        const auto s = interleave ? interleaved(n, 13) : contiguous(n, 13);
+        const auto t = variant(8, true, lines);
+        EXPECT_LE(device_error<T>(s, t, false), tolerance<T>()) << describe(s, t) << (interleave ? " interleaved" : "");
+      }
+}
+
+// The passes of a four-step transform of length n1 n2 = n x m, `outer` transforms at once:
+// the column pass (lines of length n1 at stride n2, interleaved, twiddle W_{n1 n2}^{i k} fused)
+// and the row pass (contiguous lines of length n2 written transposed, at stride n1).
+TYPED_TEST(OnChipFftGpu, FourStepPassesTwoLevelAddressingFusedTwiddleTransposedOutput) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  const std::int64_t outer = 3;
+  for (auto [n1, n2] : {std::pair<std::int64_t, std::int64_t>{64, 32}, {1024, 16}, {16, 4096}, {4096, 8}})
+    for (int sign : {-1, 1}) {
+      const std::int64_t length = n1 * n2;
+      OnChipShape column;
+      column.n = n1;
+      column.batch = outer * n2;
+      column.inner_lines = n2;
+      column.in_stride = column.out_stride = n2;
+      column.in_distance = column.out_distance = 1;
+      column.in_outer_distance = column.out_outer_distance = length;
+      column.sign = sign;
+      column.twiddle_length = length;
+      OnChipShape row;
+      row.n = n2;
+      row.batch = outer * n1;
+      row.inner_lines = n1;
+      row.in_stride = 1;
+      row.in_distance = n2;
+      row.out_stride = n1;
+      row.out_distance = 1;
+      row.in_outer_distance = row.out_outer_distance = length;
+      row.sign = sign;
+      for (int radix : {4, 16}) {
+        const auto t = variant(radix, true);
+        EXPECT_LE(device_error<T>(column, t, false), tolerance<T>()) << "column pass " << describe(column, t);
+        EXPECT_LE(device_error<T>(column, t, true), tolerance<T>()) << "column pass in place " << describe(column, t);
+        EXPECT_LE(device_error<T>(row, t, false), tolerance<T>()) << "row pass " << describe(row, t);
+      }
+    }
+}
+
+TYPED_TEST(OnChipFftGpu, BadShapesAndTunablesThrowError) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  gridflow::mesh::Stream stream;
+  gridflow::mesh::Buffer buffer(std::size_t(1) << 20, MemorySpace::device);
+  auto* x = static_cast<Complex<T>*>(buffer.data());
+  auto attempt = [&](OnChipShape s, FlowGraphTunables t) { fft::launch_onchip_fft<T>(x, x, s, t, stream.get()); };
+  EXPECT_THROW(attempt(contiguous(48, 1), variant(8, true)), gridflow::Error) << "not a power of two";
+  EXPECT_THROW(attempt(contiguous(2 * fft::max_onchip_length<T>(), 1), variant(8, true)), gridflow::Error) << "too long";
+  EXPECT_THROW(attempt(contiguous(64, 1), variant(3, true)), gridflow::Error) << "radix 3";
+  EXPECT_THROW(attempt(contiguous(4096, 4), variant(2, true, 2)), gridflow::Error) << "2048 threads per block";
+  auto uneven = interleaved(64, 6);
+  uneven.inner_lines = 4;
+  EXPECT_THROW(attempt(uneven, variant(8, true)), gridflow::Error) << "inner_lines not dividing the batch";
+  auto sign = contiguous(64, 1);
+  sign.sign = 2;
+  EXPECT_THROW(attempt(sign, variant(8, true)), gridflow::Error) << "sign 2";
+  auto other = variant(8, true);
+  other.kernel = FlowGraphTunables::Kernel::radix2_table;
+  EXPECT_THROW(attempt(contiguous(64, 1), other), gridflow::Error) << "another kernel";
+  gridflow::mesh::synchronize(stream.get());
+}
+
+}  // namespace
+
+#endif  // GRIDFLOW_HAVE_CUDA
