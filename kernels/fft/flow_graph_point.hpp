@@ -24,7 +24,7 @@ GRIDFLOW_HOST_DEVICE inline void flow_graph_butterfly(Complex<T>& x, Complex<T>&
 /// argument 2 (e mod length) / length of sincospi is exact in float too, so the value is good
 /// to an ulp or two.
 template <class T>
-__device__ inline Complex<T> four_step_twiddle(long long e, long long length, int sign) {
+__device__ inline Complex<T> radix2_four_step_twiddle(long long e, long long length, int sign) {
   const T x = T(2 * (e % length)) / T(length);
   T s, c;
   if constexpr (sizeof(T) == 4) sincospif(x, &s, &c);

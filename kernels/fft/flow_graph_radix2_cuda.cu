@@ -53,7 +53,7 @@ __global__ void radix2_table_kernel(const Complex<T>* in, Complex<T>* out, OnChi
     for (long long k = threadIdx.x; k < n; k += blockDim.x) {
       Complex<T> v = work[k];
       if (shape.twiddle_length > 0)
-        v = complex_mul(v, four_step_twiddle<T>(i * k, shape.twiddle_length, shape.sign));
+        v = complex_mul(v, radix2_four_step_twiddle<T>(i * k, shape.twiddle_length, shape.sign));
       y[k * shape.out_stride] = v;
     }
     __syncthreads();  // the next line's loads overwrite work

@@ -1,12 +1,14 @@
 #include "kernels/fft/flow_graph_tunables.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::fft {
@@ -16,12 +18,11 @@ namespace {
 constexpr const char* variant_syntax = "expected 'radix2_table' or 'onchip/r<radix>/l<lines per block>/tw<0|1>'";
 
 // What a block of the onchip kernel may use on sm_90: 1024 threads and 227 KB of shared memory
-// (opt-in). Candidates are pruned against these, assuming one shared-memory slot per element of
-// each line in the block.
+// (opted in); its shared memory per block is onchip::block_shared_bytes (two padded planes).
 constexpr long long max_threads_per_block = 1024;
-constexpr long long max_shared_bytes = 227 * 1024;
-// The longest pass the plan hands to one launch when it splits a long transform (four-step);
-// the same bound as the radix2_table kernel's, so one candidate list serves both kernels.
+constexpr std::size_t max_shared_bytes = 227 * 1024;
+// The longest pass the plan hands to one launch when it splits a long transform (four-step):
+// max_onchip_length and the radix2_table kernel's limit, both 4096.
 constexpr long long longest_pass = 4096;
 
 /// The integer after `prefix` in `part`, or throws naming the part.
@@ -85,13 +86,13 @@ std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long n, bool d
   seed.kernel = Kernel::radix2_table;
   out.push_back(seed);
   const auto [shortest, longest] = pass_lengths(n);
-  const long long element_bytes = double_precision ? 16 : 8;
   for (int radix : {4, 8, 16}) {
     if (radix > shortest) continue;
     for (int lines = 1; lines <= 64; lines *= 2) {
       const long long threads = lines * longest / radix;
-      if (threads < 32 || threads > max_threads_per_block || lines * longest * element_bytes > max_shared_bytes)
-        continue;
+      const std::size_t shared = double_precision ? onchip::block_shared_bytes<double>(lines, int(longest))
+                                                  : onchip::block_shared_bytes<float>(lines, int(longest));
+      if (threads < 32 || threads > max_threads_per_block || shared > max_shared_bytes) continue;
       for (bool table : {true, false}) {
         FlowGraphTunables t;
         t.kernel = Kernel::onchip;
