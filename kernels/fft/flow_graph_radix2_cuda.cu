@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/fft/flow_graph.hpp"
+#include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "kernels/fft/flow_graph_point.hpp"
 #include "kernels/fft/flow_graph_radix2_cuda.hpp"
 #include "mesh/check.hpp"
@@ -60,17 +61,6 @@ __global__ void radix2_table_kernel(const Complex<T>* in, Complex<T>* out, OnChi
   }
 }
 
-/// Lets the kernel of T use the shared memory of the longest line, above the default 48 KB.
-template <class T>
-void allow_shared_bytes() {
-  static const bool done = [] {
-    GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(radix2_table_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             int(radix2_table_max_length * sizeof(Complex<T>))));
-    return true;
-  }();
-  (void)done;
-}
-
 }  // namespace
 
 template <class T>
@@ -97,11 +87,11 @@ void launch_radix2_table_fft(const Complex<T>* in, Complex<T>* out, const OnChip
                        std::to_string(shape.inner_lines) + " inner lines");
   GRIDFLOW_REQUIRE(shape.sign == -1 || shape.sign == 1, "radix2_table launch: sign must be -1 or +1");
   if (shape.batch == 0) return;
-  allow_shared_bytes<T>();
   // One butterfly per thread and stage (two for the longest lines, above 1024 threads).
   const int threads = static_cast<int>(std::clamp<std::int64_t>(shape.n / 2, 1, max_threads));
   const unsigned blocks = static_cast<unsigned>(std::min<std::int64_t>(shape.batch, 2147483647));
   const std::size_t shared = shape.n * sizeof(Complex<T>);
+  onchip::allow_shared_bytes(reinterpret_cast<const void*>(radix2_table_kernel<T>), shared);  // above 48 KB
   radix2_table_kernel<T><<<blocks, threads, shared, stream>>>(in, out, shape, tables.pairs(),
                                                               tables.twiddle_exponents(), tables.input_order(),
                                                               tables.twiddle_values(shape.sign), tables.stages());
