@@ -1,5 +1,6 @@
 // The flow_graph device backend against FFTW in double on the host (relative L2 error: float
-// 1e-5, double 1e-12): the seed's radix2_table kernel for every power of two 1..4096 both ways;
+// 1e-5, double 1e-12): the seed's radix2_table kernel for every power of two 1..4096 both ways,
+// and bitwise against the host_flow_graph oracle there;
 // every FlowGraphTunables candidate on one-pass and four-step lengths; four-step lengths
 // 8192..2^22 and 2^24 once; r2c / c2r from n = 1 up, through the one-pass and four-step complex
 // transform; strided, interleaved, padded, in-place and misaligned layouts (a plan must write its
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "flow_graph_test_support.hpp"
@@ -19,6 +21,7 @@
 #include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
+#include "typed_cases.hpp"
 
 namespace {
 
@@ -63,7 +66,9 @@ struct Problem {
 };
 
 /// What one device run gave: the output buffer and its error against the reference.
+template <class T>
 struct Outcome {
+  std::vector<T> out;
   double error = 1;
   std::int64_t changed_gaps = 0;
 };
@@ -75,7 +80,7 @@ constexpr double fill = -3;
 /// for complex access); complex operands stay aligned. in_place: the output is written over the
 /// input (c2c with equal distances).
 template <class T>
-Outcome run_on_device(const Problem<T>& p, const std::string& variant, std::int64_t real_offset = 0,
+Outcome<T> run_on_device(const Problem<T>& p, const std::string& variant, std::int64_t real_offset = 0,
                       bool in_place = false) {
   const FftLayout& l = p.layout;
   const std::int64_t in_offset = l.kind == FftKind::r2c ? real_offset : 0;
@@ -93,9 +98,10 @@ Outcome run_on_device(const Problem<T>& p, const std::string& variant, std::int6
   plan->execute(static_cast<const void*>(in_ptr), static_cast<void*>(out_ptr));
   gridflow::mesh::synchronize(stream.get());
   gridflow::mesh::copy_bytes(out.data(), MemorySpace::host, out_ptr, MemorySpace::device, out.size() * sizeof(T));
-  Outcome o;
+  Outcome<T> o;
   o.error = gt::relative_l2_error(gt::output_lines(l, out), p.reference);
   if (!in_place) o.changed_gaps = gt::changed_output_gaps(l, out, T(fill));
+  o.out = std::move(out);
   return o;
 }
 
@@ -107,7 +113,7 @@ void expect_matches_fftw(const Problem<T>& p, const std::string& variant, std::i
                            (real_offset ? " real operand offset " + std::to_string(real_offset) : "") +
                            (in_place ? " in place" : "");
   try {
-    const Outcome o = run_on_device(p, variant, real_offset, in_place);
+    const auto o = run_on_device(p, variant, real_offset, in_place);
     EXPECT_LE(o.error, gt::fft_tolerance<T>()) << what << ": relative L2 error " << o.error << " against FFTW";
     EXPECT_EQ(o.changed_gaps, 0) << what << ": wrote " << o.changed_gaps << " values outside its output lines";
   } catch (const std::exception& e) {
@@ -122,6 +128,31 @@ TYPED_TEST(FlowGraphGpu, Radix2TableKernelForEveryPowerOfTwoUpTo4096) {
     for (std::int64_t n = 1; n <= 4096; n *= 2)
       expect_matches_fftw(Problem<T>(layout_of(FftKind::c2c, dir, n, std::max<std::int64_t>(3, (1 << 16) / n)), 1),
                           "radix2_table");
+}
+
+// The host oracle and the seed's kernel run the same tables, twiddle values and butterfly point
+// function with no FMA contraction on either side (GRIDFLOW_STRICT_FP_*): one-pass c2c results
+// agree to the bit.
+TYPED_TEST(FlowGraphGpu, Radix2TableKernelIsBitwiseTheHostFlowGraph) {
+  FLOW_GRAPH_GPU_CASE();
+  using T = TypeParam;
+  for (auto dir : {FftDirection::forward, FftDirection::inverse})
+    for (std::int64_t n = 1; n <= 4096; n *= 2) {
+      const Problem<T> p(layout_of(FftKind::c2c, dir, n, 3), 11);
+      const auto device = run_on_device(p, "radix2_table");
+      auto host = gt::output_buffer<T>(p.layout, T(fill));
+      fft::make_fft_plan<T>(p.layout, MemorySpace::host, nullptr, {FftBackend::host_flow_graph, ""})
+          ->execute(static_cast<const void*>(p.in.data()), static_cast<void*>(host.data()));
+      ASSERT_EQ(device.out.size(), host.size());
+      std::size_t differing = 0, first = 0;
+      for (std::size_t i = host.size(); i-- > 0;)
+        if (!gt::same_bits(device.out[i], host[i])) ++differing, first = i;
+      EXPECT_EQ(differing, 0u) << gt::describe(p.layout) << ": " << differing << " scalars differ from host_flow_graph"
+                               << (differing ? ", the first at " + std::to_string(first) + ": device " +
+                                                   std::to_string(device.out[first]) + ", host " +
+                                                   std::to_string(host[first])
+                                             : std::string());
+    }
 }
 
 TYPED_TEST(FlowGraphGpu, EveryCandidateVariantOnOnePassAndFourStepLengths) {
