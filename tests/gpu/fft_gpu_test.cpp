@@ -3,14 +3,19 @@
 // flow_graph refuses), lines contiguous, interleaved and padded (long lengths contiguous only, to
 // keep the suite short). Bounds: relative L2 error 1e-5 (float) / 1e-12 (double), and flow_graph
 // no worse than twice cuFFT's own error against FFTW on that input. Then inverse(forward(x)) =
-// n x on the device, the inverse in place.
+// n x on the device, the inverse in place. Last, the tuned choice among the device backends.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "autotune/fft_tuning.hpp"
 #include "fft_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/fft/fft_plan.hpp"
@@ -239,4 +244,31 @@ TEST(FftGpuPlan, DevicePlansRefuseANullStreamAndUnknownVariants) {
   } catch (const gridflow::Error& e) {
     EXPECT_NE(std::string(e.what()).find("FFT backend cufft has no variants"), std::string::npos) << e.what();
   }
+}
+
+// The tuned choice on the device: cufft against every flow_graph variant, each checked against
+// FFTW; the winner passed its check, the variants that did not are listed with their reason.
+TEST(FftGpuTuning, ChoosesAmongCufftAndFlowGraphVariantsCheckedAgainstFftw) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gridflow_fft_gpu_tuning_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  gridflow::autotune::TuningOptions options;
+  options.cache = (dir / "tuning.json").string();
+  options.repeats = 3;
+  FftLayout layout;
+  layout.n = 1024;
+  layout.batch = 256;
+  gridflow::mesh::Stream stream;
+  const auto candidates = gridflow::autotune::fft_candidates(layout, MemorySpace::device, false);
+  const auto tuning = gridflow::autotune::choose_fft_tunables<float>(layout, MemorySpace::device, stream.get(),
+                                                                     options, MPI_COMM_SELF);
+  ASSERT_TRUE(tuning.outcome.report.has_value()) << tuning.outcome.note;
+  const auto& report = *tuning.outcome.report;
+  EXPECT_EQ(report.evaluations, candidates.size());
+  EXPECT_EQ(candidates.front().backend, FftBackend::cufft);
+  for (const auto& r : report.rejected) EXPECT_NE(r.config, report.chosen) << r.reason;
+  std::printf("%s", report.to_text().c_str());
+  fs::remove_all(dir);
 }
