@@ -1,5 +1,5 @@
 #pragma once
-// SlabSineTransform<T>: the 3D type-I discrete sine transform of the grid's interior points,
+// DistributedSineTransform<T>: the 3D type-I discrete sine transform of the grid's interior points,
 // distributed over the ranks of a Decomposition in slabs.
 //
 // Values enter and leave on each rank's owned interior points (owned box and grid interior, for
@@ -19,14 +19,14 @@
 #include "mesh/field.hpp"
 #include "halo/box_redistribution.hpp"
 
-namespace gridflow::solver {
+namespace gridflow::transform {
 
 template <class T>
-class SlabSineTransform {
+class DistributedSineTransform {
  public:
   /// Collective with Transport::nccl (it creates the NCCL communicator), otherwise not. Plans
   /// every transform and message once; device work goes on `stream`.
-  SlabSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream,
+  DistributedSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream,
                     halo::Transport transport = halo::Transport::mpi);
 
   /// Collective. The coefficients = the transform of `values` on the owned interior points (a
@@ -54,7 +54,7 @@ class SlabSineTransform {
   std::unique_ptr<halo::BoxRedistribution<T>> m_owned_to_z, m_z_to_y, m_y_to_z, m_z_to_owned;
 };
 
-extern template class SlabSineTransform<float>;
-extern template class SlabSineTransform<double>;
+extern template class DistributedSineTransform<float>;
+extern template class DistributedSineTransform<double>;
 
-}  // namespace gridflow::solver
+}  // namespace gridflow::transform

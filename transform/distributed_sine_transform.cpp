@@ -1,8 +1,8 @@
-#include "solver/slab_sine_transform.hpp"
+#include "transform/distributed_sine_transform.hpp"
 
 #include <vector>
 
-namespace gridflow::solver {
+namespace gridflow::transform {
 
 namespace {
 
@@ -20,7 +20,7 @@ std::vector<mesh::Box<3>> slabs(const mesh::Box<3>& whole, int axis, int ranks) 
 }  // namespace
 
 template <class T>
-SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space, StreamHandle stream,
+DistributedSineTransform<T>::DistributedSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space, StreamHandle stream,
                                         halo::Transport transport) {
   const auto interior = d.grid().interior();
   const int ranks = d.size(), me = d.rank();
@@ -52,7 +52,7 @@ SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::M
 }
 
 template <class T>
-void SlabSineTransform<T>::forward(const mesh::Field<T, 3>* values) {
+void DistributedSineTransform<T>::forward(const mesh::Field<T, 3>* values) {
   m_owned_to_z->apply(values, m_z_slab.get());
   if (m_z_slab) {
     m_dst_x->apply(*m_z_slab);
@@ -63,7 +63,7 @@ void SlabSineTransform<T>::forward(const mesh::Field<T, 3>* values) {
 }
 
 template <class T>
-void SlabSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
+void DistributedSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
   if (m_y_slab) m_dst_z->apply(*m_y_slab);
   m_y_to_z->apply(m_y_slab.get(), m_z_slab.get());
   if (m_z_slab) {
@@ -73,7 +73,7 @@ void SlabSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
   m_z_to_owned->apply(m_z_slab.get(), &out);
 }
 
-template class SlabSineTransform<float>;
-template class SlabSineTransform<double>;
+template class DistributedSineTransform<float>;
+template class DistributedSineTransform<double>;
 
-}  // namespace gridflow::solver
+}  // namespace gridflow::transform
