@@ -39,8 +39,8 @@ bool supports(FftBackend backend, const FftLayout& layout) {
   switch (backend) {
     case FftBackend::host_flow_graph: return power_of_two(layout.n);
     case FftBackend::flow_graph: return power_of_two(layout.n) && layout.n <= (std::int64_t(1) << 24);
-    case FftBackend::fftw:
-    case FftBackend::cufft: return layout.in_elements() <= int_max && layout.out_elements() <= int_max;
+    case FftBackend::fftw: return layout.in_elements() <= int_max && layout.out_elements() <= int_max;
+    case FftBackend::cufft: return true;  // beyond int sizes through cuFFT's 64-bit API
   }
   return false;
 }
@@ -59,6 +59,14 @@ void check_layout(const FftLayout& l) {
   GRIDFLOW_REQUIRE(l.kind == FftKind::c2c || l.direction == (l.kind == FftKind::r2c ? FftDirection::forward
                                                                                     : FftDirection::inverse),
                    "an r2c FFT is forward and a c2r FFT inverse");
+  // Two lines writing one output element would race on the device and give order-dependent
+  // results on the host. The two layouts accepted cover lines one after the other (padded or
+  // not) and lines interleaved element by element.
+  const std::int64_t distance = l.resolved_out_distance(), line_span = (l.out_line_elements() - 1) * l.stride + 1;
+  GRIDFLOW_REQUIRE(l.batch == 1 || distance >= line_span || (distance >= 1 && l.stride > (l.batch - 1) * distance),
+                   "FFT output lines overlap: " + std::to_string(l.batch) + " lines of " +
+                       std::to_string(l.out_line_elements()) + " elements at stride " + std::to_string(l.stride) +
+                       " and line distance " + std::to_string(distance));
 }
 
 const char* kind_name(FftKind k) { return k == FftKind::c2c ? "c2c" : k == FftKind::r2c ? "r2c" : "c2r"; }
@@ -96,6 +104,8 @@ std::unique_ptr<FftPlan<T>> make_fft_plan(const FftLayout& layout, mesh::MemoryS
   GRIDFLOW_REQUIRE(supports(backend, layout), "FFT backend " + to_string(backend) + " cannot plan length " +
                                                   std::to_string(layout.n) + " (batch " +
                                                   std::to_string(layout.batch) + ")");
+  GRIDFLOW_REQUIRE(space == mesh::MemorySpace::host || stream != nullptr,
+                   "a device FFT plan needs a stream to execute on, got a null one");
   if (backend == FftBackend::fftw) return make_fftw_plan<T>(layout, tunables);
   if (backend == FftBackend::host_flow_graph) return make_host_flow_graph_plan<T>(layout, tunables);
   return core::run_on_space(

@@ -63,7 +63,8 @@ FftBackend parse_fft_backend(const std::string& name);
 /// Whether the backend runs on fields of `space` (fftw / host_flow_graph: host; the others: device).
 bool runs_in(FftBackend backend, mesh::MemorySpace space);
 /// Whether the backend can plan this layout: host_flow_graph and flow_graph take powers of two
-/// (up to 2^24 on the device); fftw and cufft any length within their int sizes.
+/// (up to 2^24 on the device); fftw any layout within FFTW's int sizes; cufft any layout (the
+/// 64-bit API beyond int sizes; cuFFT may still refuse one at planning, with an Error naming why).
 bool supports(FftBackend backend, const FftLayout& layout);
 
 /// The backend and the variant of it: the FFT family's tunables. `variant` names a flow_graph
