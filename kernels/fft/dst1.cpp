@@ -55,7 +55,7 @@ std::array<int, 2> other_axes(int axis) {
 
 template <class T>
 Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream,
-                      std::int64_t max_batch_elements)
+                      std::int64_t max_batch_elements, std::optional<FftTunables> fft)
     : m_box(box), m_axis(axis), m_space(space), m_stream(stream) {
   GRIDFLOW_REQUIRE(!box.empty(), "a DST-I plan needs a non-empty box");
   GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I axis " + std::to_string(axis) + " is not 0, 1 or 2");
@@ -71,26 +71,26 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
   m_layout.batch = (m_lines + batches - 1) / batches;
   m_layout.interleaved = axis != 0;
 
-  const RealFftShape shape{n, m_layout.batch, m_layout.interleaved};
+  // The buffers' layout (dst1_lines.hpp) as an FFT layout: interleaved lines are one element
+  // apart and step by the batch.
+  FftLayout lines;
+  lines.n = n;
+  lines.batch = m_layout.batch;
+  lines.kind = FftKind::r2c;
+  lines.stride = m_layout.interleaved ? m_layout.batch : 1;
+  lines.in_distance = lines.out_distance = m_layout.interleaved ? 1 : 0;
   std::vector<T> sines(static_cast<std::size_t>(n));
   for (std::int64_t j = 0; j < n; ++j) sines[j] = static_cast<T>(std::sin(M_PI * static_cast<double>(j) / static_cast<double>(n)));
   m_sines = mesh::Buffer(sines.size() * sizeof(T), space);
-  m_real = mesh::Buffer(static_cast<std::size_t>(shape.real_elements()) * sizeof(T), space);
-  m_spectrum = mesh::Buffer(static_cast<std::size_t>(shape.spectrum_elements()) * sizeof(Complex<T>), space);
+  m_real = mesh::Buffer(static_cast<std::size_t>(lines.in_elements()) * sizeof(T), space);
+  m_spectrum = mesh::Buffer(static_cast<std::size_t>(lines.out_elements()) * sizeof(Complex<T>), space);
   core::copy_from_host(m_sines.data(), space, sines.data(), m_sines.bytes(), stream);
   auto* real = static_cast<T*>(m_real.data());
-  auto* spectrum = static_cast<Complex<T>*>(m_spectrum.data());
   // A short last batch leaves lines of the buffer unwritten: keep them finite.
-  m_fft = core::run_on_space(
-      "fft::dst1", space, stream,
-      [&] {
-        std::fill(real, real + shape.real_elements(), T(0));
-        return make_fftw_batch<T>(shape, real, spectrum);
-      },
-      [&](auto) {
-        mesh::fill_device_bytes(real, 0, m_real.bytes(), stream);
-        return make_cufft_batch<T>(shape, real, spectrum, stream);
-      });
+  core::run_on_space(
+      "fft::dst1", space, stream, [&] { std::fill(real, real + lines.in_elements(), T(0)); },
+      [&](auto) { mesh::fill_device_bytes(real, 0, m_real.bytes(), stream); });
+  m_fft = make_fft_plan<T>(lines, space, stream, fft ? *fft : default_fft_tunables(space));
 }
 
 template <class T>
@@ -122,12 +122,12 @@ void Dst1Plan<T>::apply(mesh::Field<T, 3>& field) {
         "fft::dst1", m_space, m_stream,
         [&] {
           fold_host(g, view.data, sines, real, first, count);
-          m_fft->execute();
+          m_fft->execute(real, spectrum);
           unfold_host(g, spectrum, view.data, first, count);
         },
         [&](auto) {
           launch_dst1_fold_cuda(g, view.data, sines, real, first, count, m_stream);
-          m_fft->execute();
+          m_fft->execute(real, spectrum);
           launch_dst1_unfold_cuda(g, spectrum, view.data, first, count, m_stream);
         });
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Dst1Plan<T>: the batched type-I discrete sine transform along one axis of a box of a field, in
-// place, through a real FFT of the same length: the fold and unfold of dst1_point.hpp around FFTW
-// on the host (the reference) or cuFFT on the device.
+// place, through a real FFT of the same length: the fold and unfold of dst1_point.hpp around an
+// r2c FftPlan of whichever backend the FftTunables name (FFTW on the host, cuFFT on the device by
+// default).
 //
 // Every line along `axis` through the box is transformed,
 //   F_k = sum_{j=1}^{N-1} x_j sin(pi j k / N),  N = box.extent(axis) + 1,
@@ -11,12 +12,13 @@
 //
 // The FFT plan, the sine table and buffers for `batch()` lines are made once; lines go through
 // them a batch at a time, so the extra memory is at most about 2 max_batch_elements values
-// whatever the box (and cuFFT's and FFTW's int sizes hold).
+// whatever the box (and FFTW's int sizes hold).
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "kernels/fft/dst1_lines.hpp"
-#include "kernels/fft/real_fft_batch.hpp"
+#include "kernels/fft/fft_plan.hpp"
 #include "mesh/box.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -32,10 +34,11 @@ class Dst1Plan {
   static constexpr std::int64_t device_max_batch_elements = std::int64_t(1) << 24;
 
   /// Plans for `box` (non-empty) in fields of memory `space`; device work is queued on `stream`.
-  /// max_batch_elements bounds N batch(); 0 takes the space's default above. Throws Error for an
-  /// empty box, an axis outside 0..2, or device memory without CUDA.
+  /// max_batch_elements bounds N batch(); 0 takes the space's default above. `fft` picks the
+  /// FFT backend; none takes default_fft_tunables(space). Throws Error for an empty box, an axis
+  /// outside 0..2, device memory without CUDA, or a backend that cannot plan the lines.
   Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream,
-           std::int64_t max_batch_elements = 0);
+           std::int64_t max_batch_elements = 0, std::optional<FftTunables> fft = std::nullopt);
   ~Dst1Plan();
   Dst1Plan(Dst1Plan&&) noexcept;
   Dst1Plan& operator=(Dst1Plan&&) noexcept;
@@ -50,6 +53,8 @@ class Dst1Plan {
   std::int64_t length() const { return m_layout.n; }
   /// Lines per FFT execution.
   std::int64_t batch() const { return m_layout.batch; }
+  /// The FFT backend the lines go through.
+  const FftTunables& fft_tunables() const { return m_fft->tunables(); }
 
  private:
   mesh::Box<3> m_box;
@@ -59,7 +64,7 @@ class Dst1Plan {
   std::int64_t m_lines = 0;
   Dst1Lines m_layout;  // n, batch and buffer layout; apply() adds the field's addressing
   mesh::Buffer m_sines, m_real, m_spectrum;
-  std::unique_ptr<RealFftBatch<T>> m_fft;
+  std::unique_ptr<FftPlan<T>> m_fft;  // r2c, real buffer to spectrum buffer
 };
 
 extern template class Dst1Plan<float>;

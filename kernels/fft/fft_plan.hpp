@@ -112,6 +112,10 @@ std::unique_ptr<FftPlan<T>> make_fft_plan(const FftLayout& layout, mesh::MemoryS
 
 // One factory per backend (each in its own file; the device ones exist in CUDA builds only and are
 // reached through make_fft_plan).
+//
+// Threads: FFTW's planner is not thread safe. fftw plans are made and destroyed under one lock,
+// which orders them against each other but not against other code of the process that calls
+// FFTW's planner directly; executing plans (one buffer pair per thread) needs no lock.
 template <class T>
 std::unique_ptr<FftPlan<T>> make_fftw_plan(const FftLayout& layout, const FftTunables& tunables);
 template <class T>
