@@ -20,8 +20,9 @@ std::vector<mesh::Box<3>> slabs(const mesh::Box<3>& whole, int axis, int ranks) 
 }  // namespace
 
 template <class T>
-DistributedSineTransform<T>::DistributedSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space, StreamHandle stream,
-                                        halo::Transport transport) {
+DistributedSineTransform<T>::DistributedSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space,
+                                                      StreamHandle stream, halo::Transport transport,
+                                                      std::optional<kernels::fft::FftTunables> fft) {
   const auto interior = d.grid().interior();
   const int ranks = d.size(), me = d.rank();
   std::vector<mesh::Box<3>> owned(static_cast<std::size_t>(ranks));
@@ -32,12 +33,12 @@ DistributedSineTransform<T>::DistributedSineTransform(const mesh::Decomposition<
   m_y_slab_box = y_slabs[me];
   if (!m_z_slab_box.empty()) {
     m_z_slab = std::make_unique<mesh::Field<T, 3>>(m_z_slab_box, 0, space, "z_slab");
-    m_dst_x = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 0, space, stream);
-    m_dst_y = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 1, space, stream);
+    m_dst_x = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 0, space, stream, 0, fft);
+    m_dst_y = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 1, space, stream, 0, fft);
   }
   if (!m_y_slab_box.empty()) {
     m_y_slab = std::make_unique<mesh::Field<T, 3>>(m_y_slab_box, 0, space, "y_slab");
-    m_dst_z = std::make_unique<kernels::fft::Dst1Plan<T>>(m_y_slab_box, 2, space, stream);
+    m_dst_z = std::make_unique<kernels::fft::Dst1Plan<T>>(m_y_slab_box, 2, space, stream, 0, fft);
   }
   const MPI_Comm comm = d.comm();
   if (transport == halo::Transport::nccl) m_nccl = std::make_shared<const halo::NcclComm>(comm);
