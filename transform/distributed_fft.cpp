@@ -39,7 +39,7 @@ std::vector<mesh::Box<Dim>> interleaved(const std::vector<mesh::Box<Dim>>& boxes
 template <class T, int Dim>
 DistributedFft<T, Dim>::DistributedFft(const mesh::Decomposition<Dim>& d, FftValues values, mesh::MemorySpace space,
                                        StreamHandle stream, DistributedFftOptions options)
-    : m_decomposition(d), m_values(values), m_rank(d.rank()) {
+    : m_values(values), m_rank(d.rank()) {
   const int ranks = d.size();
   const bool real = values == FftValues::real;
   m_stages = plan_fft_stages<Dim>(d.grid().points(), values, options.decomposition, ranks);

@@ -76,7 +76,6 @@ class DistributedFft {
   const mesh::Field<T, Dim>* spectrum() const { return m_fields.back(); }
 
  private:
-  const mesh::Decomposition<Dim>& m_decomposition;
   FftValues m_values;
   int m_rank = 0;
   FftStages<Dim> m_stages;

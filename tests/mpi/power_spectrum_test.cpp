@@ -122,6 +122,10 @@ void check_same_bits_as_one_rank(const std::array<Index, Dim>& intervals) {
 
 TEST(PowerSpectrumMpi, BitwiseTheSingleRankSpectrum) {
   check_same_bits_as_one_rank<double, 2>({20, 15});
+  check_same_bits_as_one_rank<double, 2>({127, 100});
+  check_same_bits_as_one_rank<float, 2>({64, 99});
+  check_same_bits_as_one_rank<double, 3>({31, 24, 20});
+  check_same_bits_as_one_rank<float, 3>({16, 33, 21});
   check_same_bits_as_one_rank<float, 2>({15, 20});
   check_same_bits_as_one_rank<double, 3>({9, 10, 7});
   check_same_bits_as_one_rank<float, 3>({8, 5, 11});
