@@ -1,7 +1,6 @@
 #include "transform/axis_fft.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "mesh/check.hpp"
@@ -9,6 +8,25 @@
 namespace gridflow::transform {
 
 using kernels::fft::FftKind;
+
+namespace {
+
+/// count elements of `bytes` bytes (one real or one complex value) from `from`, `from_stride`
+/// elements apart, to `to`, `to_stride` apart; typed so that each is one move, not a memcpy call.
+template <class T>
+void copy_elements(const char* from, mesh::Index from_stride, char* to, mesh::Index to_stride, mesh::Index count,
+                   std::size_t bytes) {
+  auto copy = [&](auto element) {
+    using E = decltype(element);
+    const auto* f = reinterpret_cast<const E*>(from);
+    auto* t = reinterpret_cast<E*>(to);
+    for (mesh::Index j = 0; j < count; ++j) t[j * to_stride] = f[j * from_stride];
+  };
+  if (bytes == sizeof(T)) copy(T{});
+  else copy(kernels::fft::Complex<T>{});
+}
+
+}  // namespace
 
 template <class T>
 AxisFft<T>::AxisFft(FftKind kind, kernels::fft::FftDirection direction, const AxisFftShape& shape,
@@ -76,11 +94,9 @@ void AxisFft<T>::execute_line_by_line(const char* in, char* out) {
     for (mesh::Index b = 0; b < s.lines[m_batch_axis]; ++b) {
       const char* from = in + (l * s.in_stride[m_loop_axis] + b * s.in_stride[m_batch_axis]) * in_bytes;
       char* to = out + (l * s.out_stride[m_loop_axis] + b * s.out_stride[m_batch_axis]) * out_bytes;
-      for (mesh::Index j = 0; j < m_in_length; ++j)
-        std::memcpy(line_in + j * in_bytes, from + j * s.in_stride[a] * in_bytes, m_in_bytes);
+      copy_elements<T>(from, s.in_stride[a], line_in, 1, m_in_length, m_in_bytes);
       m_plan->execute(line_in, line_out);
-      for (mesh::Index j = 0; j < m_out_length; ++j)
-        std::memcpy(to + j * s.out_stride[a] * out_bytes, line_out + j * out_bytes, m_out_bytes);
+      copy_elements<T>(line_out, 1, to, s.out_stride[a], m_out_length, m_out_bytes);
     }
   }
 }
