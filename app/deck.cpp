@@ -1,6 +1,7 @@
 #include "app/deck.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <sstream>
 #include <type_traits>
 
@@ -30,13 +31,39 @@ std::string type_name(const toml::node& n) {
   }
 }
 
-// Every leaf key of `t` as a dotted path.
+// Every leaf key of `t` as a dotted path; the tables of an array of tables ([[block]]) as
+// block[0].key, block[1].key, ...
 void leaf_keys(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
   for (const auto& [k, v] : t) {
     const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const auto* sub = v.as_table()) leaf_keys(*sub, key, out);
-    else out.push_back(key);
+    else if (v.is_array_of_tables()) {
+      const auto& blocks = *v.as_array();
+      for (std::size_t i = 0; i < blocks.size(); ++i)
+        leaf_keys(*blocks[i].as_table(), key + "[" + std::to_string(i) + "]", out);
+    } else {
+      out.push_back(key);
+    }
   }
+}
+
+// The table a part of a dotted key names inside `t`: "name" or "name[i]" (the i-th table of an
+// array of tables), created when missing (an array is grown by empty tables); null when the part
+// names something that is not a table.
+toml::table* child_table(toml::table& t, const std::string& part) {
+  const auto open = part.find('[');
+  if (open == std::string::npos || part.back() != ']') return t.insert(part, toml::table{}).first->second.as_table();
+  const std::string name = part.substr(0, open);
+  std::size_t index = 0;
+  try {
+    index = std::stoul(part.substr(open + 1, part.size() - open - 2));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  auto* blocks = t.insert(name, toml::array{}).first->second.as_array();
+  if (!blocks) return nullptr;
+  while (blocks->size() <= index) blocks->push_back(toml::table{});
+  return (*blocks)[index].as_table();
 }
 
 std::string format_parse_error(const toml::parse_error& e, const std::string& source) {
@@ -104,8 +131,7 @@ void Deck::apply_override(const std::string& assignment) {
   const auto parts = split_key(key);
   toml::table* t = &m_table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    auto [it, inserted] = t->insert(parts[i], toml::table{});
-    t = it->second.as_table();
+    t = child_table(*t, parts[i]);
     if (!t) throw InputError("override '" + assignment + "': '" + parts[i] + "' is not a table in the deck");
   }
   t->insert_or_assign(parts.back(), std::move(*parsed.get("v")));
@@ -118,6 +144,18 @@ const toml::node* Deck::find(const std::string& key) const {
 
 bool Deck::has(const std::string& key) const { return find(key) != nullptr; }
 
+std::size_t Deck::blocks(const std::string& key) {
+  const auto* n = find(key);
+  if (!n) return 0;
+  const auto* a = n->as_array();
+  if (a && a->empty()) {  // key = []: no block, but the key was read
+    m_read.insert(key);
+    return 0;
+  }
+  if (!n->is_array_of_tables()) wrong_type(key, "[[" + key + "]] blocks (an array of tables)");
+  return a->size();
+}
+
 void Deck::wrong_type(const std::string& key, const std::string& expected) const {
   throw InputError("key '" + key + "': expected " + expected + ", got " + type_name(*find(key)));
 }
@@ -126,7 +164,7 @@ void Deck::record(const std::string& key, toml::node&& value) {
   m_read.insert(key);
   const auto parts = split_key(key);
   toml::table* t = &m_used;
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) t = t->insert(parts[i], toml::table{}).first->second.as_table();
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) t = child_table(*t, parts[i]);
   if (auto* s = value.as_string()) t->insert_or_assign(parts.back(), s->get());
   else if (auto* n = value.as_integer()) t->insert_or_assign(parts.back(), n->get());
   else if (auto* x = value.as_floating_point()) t->insert_or_assign(parts.back(), x->get());

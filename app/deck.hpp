@@ -47,6 +47,10 @@ class Deck {
   void apply_override(const std::string& assignment);
 
   bool has(const std::string& key) const;
+  /// The number of [[key]] blocks (an array of tables; 0 when absent). Their keys are read as
+  /// "key[i].name"; unread ones are unknown keys like any other. InputError when `key` is
+  /// something else.
+  std::size_t blocks(const std::string& key);
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt,
                      const std::vector<std::string>& choices = {});
   double number(const std::string& key, std::optional<double> fallback = std::nullopt);

@@ -36,8 +36,12 @@ void FieldOutput<T, Dim>::write(std::int64_t step, double time, double dt, const
   if (m_measure) m_series->set_run_attributes(m_measure());
   std::vector<io::NamedField<T, Dim>> host;
   for (const auto& f : fields.all()) host.push_back({f.name, &fields.host(f.name)});
-  m_series->template write<T>({step, time, dt, MPI_Wtime() - m_wall_start}, host);
+  std::vector<io::StepDataset> datasets;
+  for (auto& source : m_sources)
+    for (auto& d : source(m_files_written, fields)) datasets.push_back(std::move(d));
+  m_series->template write<T>({step, time, dt, MPI_Wtime() - m_wall_start}, host, datasets);
   m_last_written = step;
+  ++m_files_written;
 }
 
 template <class T, int Dim>

@@ -7,10 +7,12 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/observer.hpp"
 #include "io/attribute.hpp"
 #include "io/output_series.hpp"
+#include "io/step_dataset.hpp"
 #include "solver/phase_timer.hpp"
 
 namespace gridflow::app {
@@ -37,7 +39,13 @@ class FieldOutput final : public Observer<T, Dim> {
   /// `measure` is asked before every later write for attributes the run measures as it goes
   /// (the ghost width its exchanges use); they replace the earlier values of those names.
   void refresh_before_writes(std::function<io::Attributes()> measure) { m_measure = std::move(measure); }
-  /// Writes every field of `fields` (host copies made as needed) as step `step`. Collective.
+  /// Something that writes tables into the output files beside the fields (a diagnostic): asked
+  /// at every write, collectively, with the number of files this object has written before
+  /// (0 for the first) and the fields; what it returns goes into that file.
+  using DatasetSource = std::function<std::vector<io::StepDataset>(std::int64_t file_index, const FieldAccess<T, Dim>&)>;
+  void add_datasets(DatasetSource source) { m_sources.push_back(std::move(source)); }
+  /// Writes every field of `fields` (host copies made as needed) as step `step`, with the
+  /// datasets of the sources added. Collective.
   void write(std::int64_t step, double time, double dt, const FieldAccess<T, Dim>& fields);
 
   std::string name() const override { return "output"; }
@@ -60,6 +68,8 @@ class FieldOutput final : public Observer<T, Dim> {
   double m_wall_start;
   std::optional<io::OutputSeries<Dim>> m_series;  // opened by the first write
   std::int64_t m_last_written = -1;
+  std::int64_t m_files_written = 0;
+  std::vector<DatasetSource> m_sources;
   solver::PhaseTimer m_timer{mesh::MemorySpace::host, nullptr};
 };
 

@@ -19,6 +19,7 @@
 #include "solver/heat_solver.hpp"
 #include "solver/heat_run_tuning.hpp"
 #include "app/field_output.hpp"
+#include "app/spectrum_diagnostic.hpp"
 #include "app/finite_check.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/heat_stepping.hpp"
@@ -43,7 +44,8 @@ std::string describe_device(mesh::MemorySpace space) {
 }
 
 template <class T>
-int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decomposition<2>& decomposition,
+int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, const Deck& deck,
+        const mesh::Decomposition<2>& decomposition,
          mesh::MemorySpace space, halo::Transport transport, const std::string& summary_path) {
   const MPI_Comm comm = decomposition.comm();
   const bool root = decomposition.rank() == 0;
@@ -94,6 +96,7 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
       },
       deck.used_attributes(), wall_start);
   output.add_run_attributes(ghost_width.attributes());  // before the tuning: requested and allocated
+  const auto spectra = attach_spectra(output, decomposition, diagnostics);
   // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
   // /Info names, the file waits for the choice and step 0 waits in a host copy (a small grid).
   const bool step0_waits = device_tuned && every > 0 && config.run.output_enabled;
@@ -206,11 +209,12 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
 
 int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::HeatConfig config = read_heat_config(deck);
+  const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    return run<T>(config, deck, place.decomposition, place.space, place.transport, summary_path);
+    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path);
   });
 }
 

@@ -1,3 +1,4 @@
+#include "app/diagnostics_deck.hpp"
 #include "app/heat2d_tune.hpp"
 
 #include "app/heat2d_deck.hpp"
@@ -39,6 +40,7 @@ void tune(const solver::HeatConfig& config, const mesh::Decomposition<2>& decomp
 
 void tune_heat2d(Deck& deck, MPI_Comm comm) {
   solver::HeatConfig config = read_heat_config(deck);
+  read_diagnostics(deck, {"u"});  // checked like a run's: one deck serves both
   deck.require_all_used();
   // Tuning is what was asked for, whatever tuning.mode says for runs.
   config.run.tuning.mode = autotune::TuningMode::online;

@@ -17,6 +17,7 @@
 #include "solver/poisson_solver.hpp"
 #include "app/exact_error.hpp"
 #include "app/field_output.hpp"
+#include "app/spectrum_diagnostic.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/poisson_stepping.hpp"
 #include "app/residual_csv.hpp"
@@ -58,7 +59,8 @@ io::Attributes run_info(const solver::SolveReport& report, const std::string& so
 }
 
 template <class T>
-int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decomposition<3>& d, mesh::MemorySpace space,
+int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostics, const Deck& deck,
+        const mesh::Decomposition<3>& d, mesh::MemorySpace space,
          halo::Transport transport, const std::string& summary_path) {
   const bool root = d.rank() == 0;
   const double wall_start = MPI_Wtime();
@@ -120,6 +122,7 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
         return info;
       },
       deck.used_attributes(), wall_start);
+  const auto spectra = attach_spectra(output, d, diagnostics);
   SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
   ResidualCsv<T> csv(stepping, config.run.output_dir, config.run.output_name, root);
   RunLoop<T, 3> loop(d);
@@ -170,11 +173,12 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
 
 int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::PoissonConfig config = read_poisson_config(deck);
+  const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    return run<T>(config, deck, place.decomposition, place.space, place.transport, summary_path);
+    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path);
   });
 }
 

@@ -1,3 +1,4 @@
+#include "app/diagnostics_deck.hpp"
 #include "app/poisson3d_tune.hpp"
 
 #include "app/poisson3d_deck.hpp"
@@ -40,6 +41,7 @@ void tune(const solver::PoissonConfig& config, const RunPlacement<3>& place) {
 
 void tune_poisson3d(Deck& deck, MPI_Comm comm) {
   solver::PoissonConfig config = read_poisson_config(deck);
+  read_diagnostics(deck, {"u"});  // checked like a run's: one deck serves both
   deck.require_all_used();
   if (config.solver != "jacobi") {
     int rank = 0;

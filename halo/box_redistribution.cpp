@@ -21,8 +21,8 @@ int as_count(std::int64_t n) {
 }
 }  // namespace
 
-template <class T>
-BoxRedistribution<T>::BoxRedistribution(MPI_Comm comm, std::vector<mesh::Box<3>> from, std::vector<mesh::Box<3>> to,
+template <class T, int Dim>
+BoxRedistribution<T, Dim>::BoxRedistribution(MPI_Comm comm, std::vector<mesh::Box<Dim>> from, std::vector<mesh::Box<Dim>> to,
                                         mesh::MemorySpace space, StreamHandle stream, halo::Transport transport,
                                         std::shared_ptr<const halo::NcclComm> nccl)
     : m_comm(comm), m_space(space), m_stream(stream) {
@@ -79,11 +79,11 @@ BoxRedistribution<T>::BoxRedistribution(MPI_Comm comm, std::vector<mesh::Box<3>>
   }
 }
 
-template <class T>
-BoxRedistribution<T>::~BoxRedistribution() = default;
+template <class T, int Dim>
+BoxRedistribution<T, Dim>::~BoxRedistribution() = default;
 
-template <class T>
-void BoxRedistribution<T>::apply(const mesh::Field<T, 3>* src, mesh::Field<T, 3>* dst) {
+template <class T, int Dim>
+void BoxRedistribution<T, Dim>::apply(const mesh::Field<T, Dim>* src, mesh::Field<T, Dim>* dst) {
   const std::size_t ranks = m_send_boxes.size();
   auto* send = m_nccl ? reinterpret_cast<T*>(m_nccl->send_buffer()) : static_cast<T*>(m_send.data());
   const T* recv = m_nccl ? reinterpret_cast<const T*>(m_nccl->recv_buffer()) : static_cast<const T*>(m_recv.data());
@@ -106,15 +106,15 @@ void BoxRedistribution<T>::apply(const mesh::Field<T, 3>* src, mesh::Field<T, 3>
   }
 }
 
-template <class T>
-void BoxRedistribution<T>::warm_up() {
+template <class T, int Dim>
+void BoxRedistribution<T, Dim>::warm_up() {
   if (!m_nccl) return;
   m_nccl->start(m_stream);
   mesh::synchronize(m_stream);
 }
 
-template <class T>
-void BoxRedistribution<T>::exchange_over_mpi(const T* send) {
+template <class T, int Dim>
+void BoxRedistribution<T, Dim>::exchange_over_mpi(const T* send) {
   const std::size_t ranks = m_send_boxes.size();
   auto* recv = static_cast<T*>(m_recv.data());
   const bool device = m_space == mesh::MemorySpace::device;
@@ -132,7 +132,9 @@ void BoxRedistribution<T>::exchange_over_mpi(const T* send) {
   if (device) mesh::copy_bytes_async(recv, m_space, m_recv_staged.data(), mesh::MemorySpace::host, received_bytes, m_stream);
 }
 
-template class BoxRedistribution<float>;
-template class BoxRedistribution<double>;
+template class BoxRedistribution<float, 2>;
+template class BoxRedistribution<double, 2>;
+template class BoxRedistribution<float, 3>;
+template class BoxRedistribution<double, 3>;
 
 }  // namespace gridflow::halo

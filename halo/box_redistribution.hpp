@@ -1,6 +1,6 @@
 #pragma once
-// BoxRedistribution<T>: moves values between two distributions of boxes over the ranks of a
-// communicator (heFFTe's reshape). Rank r holds the points of from[r] before and those of to[r]
+// BoxRedistribution<T, Dim>: moves values between two distributions of boxes over the ranks of a
+// communicator (heFFTe's reshape), in 2D or 3D. Rank r holds the points of from[r] before and those of to[r]
 // after; each point of to[r] comes from the rank whose `from` box holds it (points no `from` box
 // holds keep their values). Boxes may be empty and may overlap nothing.
 //
@@ -28,14 +28,14 @@ class TransportBackend;
 
 namespace gridflow::halo {
 
-template <class T>
+template <class T, int Dim = 3>
 class BoxRedistribution {
  public:
   /// Not collective. `from` and `to` hold one box per rank of `comm`, the same lists on every rank;
   /// `comm` must outlive the object. Device work is queued on `stream`. Transport::nccl needs
   /// device fields and `nccl`, a communicator over the ranks of `comm`. Throws Error when a list
   /// has the wrong length, one MPI message exceeds MPI's int counts, or NCCL cannot be used.
-  BoxRedistribution(MPI_Comm comm, std::vector<mesh::Box<3>> from, std::vector<mesh::Box<3>> to, mesh::MemorySpace space,
+  BoxRedistribution(MPI_Comm comm, std::vector<mesh::Box<Dim>> from, std::vector<mesh::Box<Dim>> to, mesh::MemorySpace space,
                     StreamHandle stream, halo::Transport transport = halo::Transport::mpi,
                     std::shared_ptr<const halo::NcclComm> nccl = nullptr);
   ~BoxRedistribution();
@@ -45,7 +45,7 @@ class BoxRedistribution {
   /// null where that box is empty); both in the redistribution's memory space. MPI: returns when
   /// the messages are done and the unpacking is queued (device) or done (host). NCCL: messages
   /// and unpacking are queued on the stream.
-  void apply(const mesh::Field<T, 3>* src, mesh::Field<T, 3>* dst);
+  void apply(const mesh::Field<T, Dim>* src, mesh::Field<T, Dim>* dst);
 
   /// Collective over the communicator: over NCCL, moves this redistribution's messages once
   /// (their contents unused) and waits, so NCCL sets up what these transfers need now rather
@@ -64,7 +64,7 @@ class BoxRedistribution {
   int m_rank = 0;
   mesh::MemorySpace m_space;
   StreamHandle m_stream;
-  std::vector<mesh::Box<3>> m_send_boxes, m_recv_boxes;  // per rank: from[me] & to[r], to[me] & from[r]
+  std::vector<mesh::Box<Dim>> m_send_boxes, m_recv_boxes;  // per rank: from[me] & to[r], to[me] & from[r]
   std::vector<int> m_send_counts, m_send_at, m_recv_counts, m_recv_at;
   std::int64_t m_sent = 0, m_received = 0;
   mesh::Buffer m_send, m_recv;                // in the fields' space
@@ -72,7 +72,9 @@ class BoxRedistribution {
   std::unique_ptr<halo::detail::TransportBackend> m_nccl;  // owns the buffers when the pieces go over NCCL
 };
 
-extern template class BoxRedistribution<float>;
-extern template class BoxRedistribution<double>;
+extern template class BoxRedistribution<float, 2>;
+extern template class BoxRedistribution<double, 2>;
+extern template class BoxRedistribution<float, 3>;
+extern template class BoxRedistribution<double, 3>;
 
 }  // namespace gridflow::halo

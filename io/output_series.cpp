@@ -76,7 +76,8 @@ void OutputSeries<Dim>::set_run_attributes(const Attributes& values) {
 
 template <int Dim>
 template <class T>
-std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vector<NamedField<T, Dim>>& fields) {
+std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vector<NamedField<T, Dim>>& fields,
+                                     const std::vector<StepDataset>& datasets) {
   const MPI_Comm comm = m_decomposition.comm();
   StepInfo info = local_info;  // attributes must be identical on every rank: rank 0's values win
   GRIDFLOW_MPI_CHECK(MPI_Bcast(&info, sizeof info, MPI_BYTE, 0, comm));
@@ -114,6 +115,8 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
       GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
       GRIDFLOW_H5_CHECK(H5Dwrite(dataset, native_type<T>(), memory_space, file_space, dxpl, view.data));
     }
+
+    for (const auto& extra : datasets) write_step_dataset(file, extra, m_decomposition.rank());
 
     H5Group info_group(GRIDFLOW_H5_CHECK(H5Gcreate2(file, "Info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
     std::vector<std::int64_t> points;
@@ -179,9 +182,13 @@ void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& pre
 
 template class OutputSeries<2>;
 template class OutputSeries<3>;
-template std::string OutputSeries<2>::write<float>(const StepInfo&, const std::vector<NamedField<float, 2>>&);
-template std::string OutputSeries<2>::write<double>(const StepInfo&, const std::vector<NamedField<double, 2>>&);
-template std::string OutputSeries<3>::write<float>(const StepInfo&, const std::vector<NamedField<float, 3>>&);
-template std::string OutputSeries<3>::write<double>(const StepInfo&, const std::vector<NamedField<double, 3>>&);
+template std::string OutputSeries<2>::write<float>(const StepInfo&, const std::vector<NamedField<float, 2>>&,
+                                                     const std::vector<StepDataset>&);
+template std::string OutputSeries<2>::write<double>(const StepInfo&, const std::vector<NamedField<double, 2>>&,
+                                                     const std::vector<StepDataset>&);
+template std::string OutputSeries<3>::write<float>(const StepInfo&, const std::vector<NamedField<float, 3>>&,
+                                                     const std::vector<StepDataset>&);
+template std::string OutputSeries<3>::write<double>(const StepInfo&, const std::vector<NamedField<double, 3>>&,
+                                                     const std::vector<StepDataset>&);
 
 }  // namespace gridflow::io

@@ -6,7 +6,7 @@
 // number of ranks. A file is written under a hidden temporary name and renamed when complete, so
 // a file with the final name is always whole.
 //
-// File layout: /<field> datasets; /Info attributes (step, time, dt, wall_time, grid_points,
+// File layout: /<field> datasets; the step's other datasets (StepDataset, e.g. /spectrum/k); /Info attributes (step, time, dt, wall_time, grid_points,
 // spacing, origin: per-axis lists x first; precision, ranks; and the run's own, such as
 // code_version and the ghost widths);
 // /Input attributes: the deck as used (attribute "deck", TOML text) and one attribute per key.
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/attribute.hpp"
+#include "io/step_dataset.hpp"
 #include "io/xdmf.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
@@ -41,10 +42,12 @@ class OutputSeries {
   OutputSeries(const mesh::Decomposition<Dim>& decomposition, std::string directory, std::string basename,
                Attributes run, Attributes input);
 
-  /// Collective: writes <directory>/<basename>_<step>.h5 and rewrites <basename>.xmf.
+  /// Collective: writes <directory>/<basename>_<step>.h5, with `datasets` beside the fields
+  /// (tables, not grid fields: the XDMF index leaves them out), and rewrites <basename>.xmf.
   /// Returns the path of the file written.
   template <class T>
-  std::string write(const StepInfo& info, const std::vector<NamedField<T, Dim>>& fields);
+  std::string write(const StepInfo& info, const std::vector<NamedField<T, Dim>>& fields,
+                    const std::vector<StepDataset>& datasets = {});
 
   /// Adds to the /Info of the files written from now on (what the run learns as it goes, such as
   /// its tuning report). Every rank must add the same attributes.

@@ -3,7 +3,7 @@
 // discrete sine transform, which diagonalises the Laplacian with homogeneous Dirichlet faces.
 //
 //   b = f - A u_bdry                 the boundary values moved to the right-hand side
-//   b^ = DST_z DST_y DST_x b         distributed in slabs (SlabSineTransform)
+//   b^ = DST_z DST_y DST_x b         distributed in slabs (DistributedSineTransform)
 //   u^ = b^ (2/Nx)(2/Ny)(2/Nz) / (lx_i + ly_j + lz_k)
 //   u  = DST_x DST_y DST_z u^        on the interior points; the boundary values stay
 //
@@ -15,7 +15,7 @@
 #include "kernels/fft/eigen_divide.hpp"
 #include "kernels/stencil/poisson_point.hpp"
 #include "solver/poisson_solver.hpp"
-#include "solver/slab_sine_transform.hpp"
+#include "transform/distributed_sine_transform.hpp"
 
 namespace gridflow::solver {
 
@@ -37,7 +37,7 @@ class SpectralSolver : public PoissonSolver<T> {
 
   PoissonContext m_context;
   kernels::stencil::PoissonCoefficients<T> m_k;
-  SlabSineTransform<T> m_transform;
+  transform::DistributedSineTransform<T> m_transform;
   kernels::fft::DirichletEigenvalues<T> m_eigenvalues;
   std::unique_ptr<mesh::Field<T, 3>> m_rhs;  // b on the owned interior points; null when there are none
   std::unique_ptr<halo::HaloExchange<T, 3>> m_halo;  // for the residual, made for u's ghost width

@@ -74,9 +74,12 @@ class FftwPlan final : public FftPlan<T> {
     const int stride = to_fftw_int(l.stride, "stride");
     const int in_distance = to_fftw_int(l.resolved_in_distance(), "input line distance");
     const int out_distance = to_fftw_int(l.resolved_out_distance(), "output line distance");
+    // FFTW indexes whole buffers with int too.
     to_fftw_int(l.in_elements(), "input size");
     to_fftw_int(l.out_elements(), "output size");
 
+    // Full-size scratch for the planner, freed on return: planning briefly needs as much memory
+    // again as the buffers the plan will run on.
     const ScratchArray<T> in(l.in_elements() * element_bytes(l.kind != FftKind::r2c));
     const ScratchArray<T> out(l.out_elements() * element_bytes(l.kind != FftKind::c2r));
     std::lock_guard<std::mutex> lock(planner_mutex());

@@ -16,7 +16,7 @@ import post_support as ps
 from gridflow_post.commands import COMMANDS  # noqa: E402
 
 PACKAGE = os.path.join(ps.POST, "gridflow_post")
-NAMES = ["info", "plot", "lineout", "series", "animate", "residual", "diff", "scaling"]
+NAMES = ["info", "plot", "lineout", "series", "animate", "residual", "spectrum", "diff", "scaling"]
 HIDE_MATPLOTLIB = "import sys\nsys.modules['matplotlib'] = None  # import matplotlib now raises ImportError"
 
 

@@ -35,6 +35,10 @@ HEAT_DECK = os.path.join(SOURCE, "inputs", "heat2d_moving_boundary.toml")
 HEAT_OVERRIDES = ["output.every=10"]
 POISSON_DECK = os.path.join(SOURCE, "inputs", "poisson3d_small.toml")
 POISSON_OVERRIDES = []
+# A heat run with a [[diagnostics]] spectrum block every 2nd output file (blocks as overrides).
+SPECTRUM_DECK = os.path.join(SOURCE, "inputs", "heat2d_small.toml")
+SPECTRUM_OVERRIDES = ["device=cpu", "grid.n=[48,40]", "heat.t_end=0.01", "output.every=40",
+                      "diagnostics[0].kind=spectrum", "diagnostics[0].field=u", "diagnostics[0].every=2"]
 
 _made = {}
 _scratch = None
@@ -77,6 +81,11 @@ def heat_run():
 def poisson_run():
     """inputs/poisson3d_small.toml (multigrid, 33^3 points, exact solution known)."""
     return os.environ.get("GRIDFLOW_POST_POISSON_RUN") or _make("poisson", POISSON_DECK, POISSON_OVERRIDES, 1)
+
+
+def spectrum_run():
+    """inputs/heat2d_small.toml at 49 x 41 points on 2 ranks with a spectrum in every 2nd file."""
+    return os.environ.get("GRIDFLOW_POST_SPECTRUM_RUN") or _make("spectrum", SPECTRUM_DECK, SPECTRUM_OVERRIDES, 2)
 
 
 def read_deck(path):

@@ -215,3 +215,12 @@ TEST_F(CliErrors, HelpAndVersion) {
   EXPECT_EQ(version.status, 0);
   EXPECT_NE(version.output.find("gridflow 0."), std::string::npos) << version.output;
 }
+
+TEST_F(CliErrors, DiagnosticsBlocksAreChecked) {
+  const std::string spectrum = "[[diagnostics]]\nkind = 'spectrum'\n";
+  expect_error(run(deck(good + spectrum + "field = 'v'\n")), "key 'diagnostics[0].field': 'v' is not one of 'u'");
+  expect_error(run(deck(good + spectrum + "field = 'u'\nevery = -1\n")), "key 'diagnostics[0].every'");
+  expect_error(run(deck(good + spectrum + "field = 'u'\nbins = 3\n")), "unknown key 'diagnostics[0].bins'");
+  expect_error(run(deck(good) + " diagnostics[0].kind=spectra diagnostics[0].field=u"),
+               "key 'diagnostics[0].kind': 'spectra' is not one of 'spectrum'");
+}

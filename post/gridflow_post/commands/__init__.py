@@ -9,14 +9,14 @@ Each is a module of this package with four names:
                             diff's finds a difference); raises run.PostError for bad input, which
                             cli.py reports as "gridflow_post CMD: error: ..." with exit status 2
 
-Extension point: a new command, such as the ``spectrum`` command a later issue brings once
-gridflow writes spectrum datasets, is a new module here with those four names, added to COMMANDS
+Extension point: a new command (``spectrum``, which reads the /spectrum datasets a
+[[diagnostics]] block writes, is one) is a new module here with those four names, added to COMMANDS
 below; cli.py needs no change. It reads its datasets with run.Run: ``Run.datasets()`` lists every
 dataset of a step's file (``info`` already shows datasets that are not fields on the grid, so new
 ones are visible before any command knows them), ``h5py`` reads them from ``Run.step(n).path``.
 Commands import matplotlib only through common.pyplot(), when they draw, so ``--help`` and the
 text commands work without it.
 """
-from . import animate, diff, info, lineout, plot, residual, scaling, series
+from . import animate, diff, info, lineout, plot, residual, scaling, series, spectrum
 
-COMMANDS = [info, plot, lineout, series, animate, residual, diff, scaling]
+COMMANDS = [info, plot, lineout, series, animate, residual, spectrum, diff, scaling]

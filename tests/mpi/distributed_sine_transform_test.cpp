@@ -1,5 +1,5 @@
 // The distributed pieces of the spectral solver: BoxRedistribution between arbitrary box
-// distributions (empty boxes, partial cover, ghosts untouched), and SlabSineTransform on a single
+// distributions (empty boxes, partial cover, ghosts untouched), and DistributedSineTransform on a single
 // sine mode, whose transform is one coefficient, on every rank count and process grid.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -9,7 +9,7 @@
 
 #include "mesh/decomposition.hpp"
 #include "halo/box_redistribution.hpp"
-#include "solver/slab_sine_transform.hpp"
+#include "transform/distributed_sine_transform.hpp"
 #include "mpi_test_support.hpp"
 
 namespace {
@@ -80,7 +80,7 @@ TEST(BoxRedistributionMpi, OwnedBoxesToSlabsAndBack) {
       }
 }
 
-TEST(SlabSineTransformMpi, OneSineModeIsOneCoefficient) {
+TEST(DistributedSineTransformMpi, OneSineModeIsOneCoefficient) {
   gridflow::mesh::Grid<3> grid;
   grid.n = {12, 10, 14};
   grid.length = {1, 1, 1};
@@ -88,7 +88,7 @@ TEST(SlabSineTransformMpi, OneSineModeIsOneCoefficient) {
   const int size = gridflow::testing::world_size();
   for (const std::array<int, 3> dims : {std::array<int, 3>{0, 0, 0}, {size, 1, 1}, {1, 1, size}}) {
     const Decomposition<3> d(grid, MPI_COMM_WORLD, dims);
-    gridflow::solver::SlabSineTransform<double> transform(d, MemorySpace::host, nullptr);
+    gridflow::transform::DistributedSineTransform<double> transform(d, MemorySpace::host, nullptr);
     const auto box = transform.owned_interior();
     auto sine = [&](Index i, Index j, Index k) {
       return std::sin(M_PI * mode[0] * i / grid.n[0]) * std::sin(M_PI * mode[1] * j / grid.n[1]) *

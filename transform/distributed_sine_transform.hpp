@@ -1,6 +1,6 @@
 #pragma once
-// SlabSineTransform<T>: the 3D type-I discrete sine transform of the grid's interior points,
-// distributed over the ranks of a Decomposition in slabs.
+// DistributedSineTransform<T>: the 3D type-I discrete sine transform of the grid's interior points,
+// distributed over the ranks of a Decomposition in slabs (the spectral Poisson solver's transform).
 //
 // Values enter and leave on each rank's owned interior points (owned box and grid interior, for
 // any Decomposition). In between they live in z-slabs (all x and y of a range of z: the x and y
@@ -8,26 +8,29 @@
 // the coefficients are left:
 //   forward:  owned -> z-slabs, DST x, DST y, -> y-slabs, DST z
 //   inverse:  DST z, y-slabs -> z-slabs, DST y, DST x, -> owned
-// each arrow one halo::BoxRedistribution (MPI_Alltoallv, or NCCL sends and receives between GPUs). The coefficient at global index (i, j, k) is
-// that of sine mode (i, j, k). Unnormalised: inverse(forward(x)) = (Nx/2)(Ny/2)(Nz/2) x, N the
+// each arrow one halo::BoxRedistribution (MPI_Alltoallv, or NCCL sends and receives between
+// GPUs). The coefficient at global index (i, j, k) is that of sine mode (i, j, k). Unnormalised: inverse(forward(x)) = (Nx/2)(Ny/2)(Nz/2) x, N the
 // interval counts. Slabs split as the Decomposition splits points (the first take the remainder);
 // with more ranks than interior planes, the extra ranks hold no slab and only pass values on.
 #include <memory>
+#include <optional>
 
 #include "kernels/fft/dst1.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
 #include "halo/box_redistribution.hpp"
 
-namespace gridflow::solver {
+namespace gridflow::transform {
 
 template <class T>
-class SlabSineTransform {
+class DistributedSineTransform {
  public:
   /// Collective with Transport::nccl (it creates the NCCL communicator), otherwise not. Plans
-  /// every transform and message once; device work goes on `stream`.
-  SlabSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream,
-                    halo::Transport transport = halo::Transport::mpi);
+  /// every transform and message once; device work goes on `stream`. `fft` picks the backend of
+  /// the DSTs' FFTs (Dst1Plan); none takes kernels::fft::default_fft_tunables(space).
+  DistributedSineTransform(const mesh::Decomposition<3>& decomposition, mesh::MemorySpace space, StreamHandle stream,
+                           halo::Transport transport = halo::Transport::mpi,
+                           std::optional<kernels::fft::FftTunables> fft = std::nullopt);
 
   /// Collective. The coefficients = the transform of `values` on the owned interior points (a
   /// field containing owned_interior(); may be null when that box is empty).
@@ -54,7 +57,7 @@ class SlabSineTransform {
   std::unique_ptr<halo::BoxRedistribution<T>> m_owned_to_z, m_z_to_y, m_y_to_z, m_z_to_owned;
 };
 
-extern template class SlabSineTransform<float>;
-extern template class SlabSineTransform<double>;
+extern template class DistributedSineTransform<float>;
+extern template class DistributedSineTransform<double>;
 
-}  // namespace gridflow::solver
+}  // namespace gridflow::transform

@@ -1,8 +1,8 @@
-#include "solver/slab_sine_transform.hpp"
+#include "transform/distributed_sine_transform.hpp"
 
 #include <vector>
 
-namespace gridflow::solver {
+namespace gridflow::transform {
 
 namespace {
 
@@ -20,8 +20,9 @@ std::vector<mesh::Box<3>> slabs(const mesh::Box<3>& whole, int axis, int ranks) 
 }  // namespace
 
 template <class T>
-SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space, StreamHandle stream,
-                                        halo::Transport transport) {
+DistributedSineTransform<T>::DistributedSineTransform(const mesh::Decomposition<3>& d, mesh::MemorySpace space,
+                                                      StreamHandle stream, halo::Transport transport,
+                                                      std::optional<kernels::fft::FftTunables> fft) {
   const auto interior = d.grid().interior();
   const int ranks = d.size(), me = d.rank();
   std::vector<mesh::Box<3>> owned(static_cast<std::size_t>(ranks));
@@ -32,12 +33,12 @@ SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::M
   m_y_slab_box = y_slabs[me];
   if (!m_z_slab_box.empty()) {
     m_z_slab = std::make_unique<mesh::Field<T, 3>>(m_z_slab_box, 0, space, "z_slab");
-    m_dst_x = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 0, space, stream);
-    m_dst_y = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 1, space, stream);
+    m_dst_x = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 0, space, stream, 0, fft);
+    m_dst_y = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 1, space, stream, 0, fft);
   }
   if (!m_y_slab_box.empty()) {
     m_y_slab = std::make_unique<mesh::Field<T, 3>>(m_y_slab_box, 0, space, "y_slab");
-    m_dst_z = std::make_unique<kernels::fft::Dst1Plan<T>>(m_y_slab_box, 2, space, stream);
+    m_dst_z = std::make_unique<kernels::fft::Dst1Plan<T>>(m_y_slab_box, 2, space, stream, 0, fft);
   }
   const MPI_Comm comm = d.comm();
   if (transport == halo::Transport::nccl) m_nccl = std::make_shared<const halo::NcclComm>(comm);
@@ -52,7 +53,7 @@ SlabSineTransform<T>::SlabSineTransform(const mesh::Decomposition<3>& d, mesh::M
 }
 
 template <class T>
-void SlabSineTransform<T>::forward(const mesh::Field<T, 3>* values) {
+void DistributedSineTransform<T>::forward(const mesh::Field<T, 3>* values) {
   m_owned_to_z->apply(values, m_z_slab.get());
   if (m_z_slab) {
     m_dst_x->apply(*m_z_slab);
@@ -63,7 +64,7 @@ void SlabSineTransform<T>::forward(const mesh::Field<T, 3>* values) {
 }
 
 template <class T>
-void SlabSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
+void DistributedSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
   if (m_y_slab) m_dst_z->apply(*m_y_slab);
   m_y_to_z->apply(m_y_slab.get(), m_z_slab.get());
   if (m_z_slab) {
@@ -73,7 +74,7 @@ void SlabSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
   m_z_to_owned->apply(m_z_slab.get(), &out);
 }
 
-template class SlabSineTransform<float>;
-template class SlabSineTransform<double>;
+template class DistributedSineTransform<float>;
+template class DistributedSineTransform<double>;
 
-}  // namespace gridflow::solver
+}  // namespace gridflow::transform
