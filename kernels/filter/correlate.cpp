@@ -1,5 +1,6 @@
 #include "kernels/filter/correlate.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <sstream>
 #include <utility>
@@ -16,7 +17,8 @@ namespace gridflow::kernels::filter {
 template <class T, int Dim>
 struct FilterPlan<T, Dim>::Scratch {
   mesh::Field<T, Dim> fields[2];
-  mesh::Buffer device_weights;  // full weights in T, for the direct CUDA variant
+  mesh::Buffer device_weights;    // the direct kernels' weights in T
+  std::size_t shared_bytes = 0;  // shared memory per block on the device of the first device apply
 };
 
 namespace {
@@ -135,6 +137,7 @@ void run_passes(const FilterWeights<Dim>& w, const mesh::Box<Dim>& global, Bound
 
 template <class T, int Dim>
 void FilterPlan<T, Dim>::apply_host(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update) {
+  m_path = "host";
   const Extension<Dim> e = extension_of(m_global, m_boundary.mode);
   const T cval = static_cast<T>(m_boundary.cval);
   if (!m_weights.separable) {
@@ -163,24 +166,46 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
                                       StreamHandle stream, CudaBuild) {
   const Extension<Dim> e = extension_of(m_global, m_boundary.mode);
   const T cval = static_cast<T>(m_boundary.cval);
-  if (!m_weights.separable) {  // full weights: the direct kernel, weights kept on the device
-    if (m_scratch->device_weights.bytes() == 0) {
-      const std::vector<T> w = to_precision<T>(m_weights.full);
-      m_scratch->device_weights = mesh::Buffer(w.size() * sizeof(T), mesh::MemorySpace::device);
-      mesh::copy_bytes(m_scratch->device_weights.data(), mesh::MemorySpace::device, w.data(), mesh::MemorySpace::host, w.size() * sizeof(T));
+  if (m_scratch->device_weights.bytes() == 0) {  // the direct kernels' weights: axis d at d * max_axis_length, or the full box
+    std::vector<T> w = to_precision<T>(m_weights.full);
+    if (m_weights.separable) {
+      w.assign(static_cast<std::size_t>(Dim * max_axis_length), T(0));
+      for (int d = 0; d < Dim; ++d) std::copy(m_weights.axis[d].begin(), m_weights.axis[d].end(), w.begin() + d * max_axis_length);
     }
-    launch_full_cuda<T, Dim>(in.view(), out.view(), update, static_cast<const T*>(m_scratch->device_weights.data()), m_weights.shape, e,
-                             cval, stream);
+    m_scratch->device_weights = mesh::Buffer(w.size() * sizeof(T), mesh::MemorySpace::device);
+    mesh::copy_bytes(m_scratch->device_weights.data(), mesh::MemorySpace::device, w.data(), mesh::MemorySpace::host, w.size() * sizeof(T));
+    m_scratch->shared_bytes = device_shared_bytes_per_block();
+  }
+  const T* device_weights = static_cast<const T*>(m_scratch->device_weights.data());
+  if (!m_weights.separable) {
+    m_path = "direct";
+    launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
     return;
   }
-  if (m_tunables.variant == FilterVariant::tiled && m_tunables.fused) {
+  // The tiled variant where its shared memory fits: fused, else one launch per axis, else direct.
+  std::array<int, 3> lengths{1, 1, 1};
+  for (int d = 0; d < Dim; ++d) lengths[d] = m_weights.length(d);
+  const auto fits = [&](const std::array<int, 3>& tile, const std::array<int, 3>& length) {
+    return tiled_shared_bytes(tile, length, sizeof(T)) <= m_scratch->shared_bytes;
+  };
+  bool tiled = m_tunables.variant == FilterVariant::tiled;
+  if (tiled && m_tunables.fused && fits(tile_extents<Dim>(m_tunables, update), lengths)) {
+    m_path = "tiled fused";
     launch_tiled_cuda<T, Dim>(m_tunables, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
     return;
   }
-  const bool tiled = m_tunables.variant == FilterVariant::tiled;
+  const std::array<int, 3> whole_tile{m_tunables.tile_x, m_tunables.tile_y, Dim == 3 ? m_tunables.tile_z : 1};
+  for (int d = 0; d < Dim && tiled; ++d) {
+    std::array<int, 3> one{1, 1, 1};
+    one[d] = lengths[d];
+    tiled = fits(whole_tile, one);
+  }
+  m_path = tiled ? "tiled per axis" : "direct";
   run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
                      [&](mesh::FieldView<const T, Dim> src, mesh::FieldView<T, Dim> dst, const mesh::Box<Dim>& box, int axis) {
-                       if (!tiled) return launch_axis_pass_cuda<T, Dim>(src, dst, box, axis, m_weights.axis[axis], e, cval, stream);
+                       if (!tiled)
+                         return launch_axis_pass_cuda<T, Dim>(src, dst, box, axis, device_weights + axis * max_axis_length,
+                                                              m_weights.length(axis), e, cval, stream);
                        std::array<std::vector<double>, Dim> one_axis;
                        for (int d = 0; d < Dim; ++d) one_axis[d] = d == axis ? m_weights.axis[d] : identity_weights();
                        launch_tiled_cuda<T, Dim>(m_tunables, src, dst, box, one_axis, e, cval, stream);

@@ -27,7 +27,8 @@ class FilterPlan {
   /// A filter of `weights` on the array spanning `global` (inclusive global indices), extended by
   /// `boundary`. Throws Error when a reach exceeds the array's extent along its axis ("radius
   /// larger than an axis") or the tunables are invalid.
-  FilterPlan(FilterWeights<Dim> weights, Boundary boundary, const mesh::Box<Dim>& global, FilterTunables tunables = {});
+  FilterPlan(FilterWeights<Dim> weights, Boundary boundary, const mesh::Box<Dim>& global,
+             FilterTunables tunables = FilterTunables::defaults_for(Dim));
   FilterPlan(FilterPlan&&) noexcept;
   FilterPlan& operator=(FilterPlan&&) noexcept;
   ~FilterPlan();
@@ -51,6 +52,9 @@ class FilterPlan {
   const FilterTunables& tunables() const { return m_tunables; }
   /// Throws Error for invalid tunables.
   void set_tunables(const FilterTunables& t);
+  /// What the last apply ran: "host", "direct", "tiled fused" or "tiled per axis" (a fused tile
+  /// too large for shared memory runs per axis, and one still too large runs direct).
+  const char* path() const { return m_path; }
 
  private:
   struct Scratch;  // the scratch fields and device weights, allocated on first use
@@ -67,6 +71,7 @@ class FilterPlan {
   mesh::Box<Dim> m_global;
   FilterTunables m_tunables;
   std::unique_ptr<Scratch> m_scratch;
+  const char* m_path = "none";
 };
 
 /// One filter application through a plan made for it (scratch allocated and freed in the call).
