@@ -86,15 +86,25 @@ struct RowLanes {
   }
 };
 
-// Adds input value v (the k-th of a sliding window) to the C outputs it contributes to: output c
-// takes weight k - c. The first weight starts the sum, as in axis_pass_point.
+// C consecutive outputs along a column of shared memory (values `stride` apart, output c at
+// src[c * stride]): s[c] = sum_j w[j] src[(c + j) * stride], as axis_pass_point sums them. The C
+// values under the weights slide through registers, so each value read from shared memory serves
+// C outputs. Only the first `readable` values of the column exist; outputs that would need more
+// are garbage and not stored by the caller.
 template <class T, int C>
-__device__ inline void slide(T (&s)[C], const T* w, int length, int k, T v) {
+__device__ inline void column_outputs(T (&s)[C], const T* w, int length, const T* src, int stride, int readable) {
+  T window[C];
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    const int j = k - c;
-    if (j == 0) s[c] = w[0] * v;
-    else if (j > 0 && j < length) s[c] = multiply_add(w[j], v, s[c]);
+    window[c] = c < readable ? src[c * stride] : T(0);
+    s[c] = w[0] * window[c];
+  }
+  for (int j = 1; j < length; ++j) {
+#pragma unroll
+    for (int c = 0; c + 1 < C; ++c) window[c] = window[c + 1];
+    window[C - 1] = C - 1 + j < readable ? src[(C - 1 + j) * stride] : T(0);
+#pragma unroll
+    for (int c = 0; c < C; ++c) s[c] = multiply_add(w[j], window[c], s[c]);
   }
 }
 
@@ -172,10 +182,9 @@ __global__ void __launch_bounds__(1024) tiled_kernel(const __grid_constant__ Til
       const int y0 = (row % groups_y) * C, z = row / groups_y;
       const bool to_cval = Dim == 3 && constant && outside(b2 + z, 2);
       const T* src = s1 + z * e1 * tx;
-      const int inputs = min(C + L1 - 1, e1 - y0);
       for (int x = r.lane; x < tx; x += r.lanes) {
-        T s[C] = {};
-        for (int k = 0; k < inputs; ++k) slide<T, C>(s, a.w.w[1], L1, k, src[(y0 + k) * tx + x]);
+        T s[C];
+        column_outputs<T, C>(s, a.w.w[1], L1, src + y0 * tx + x, tx, e1 - y0);
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           const int y = y0 + c;
@@ -197,10 +206,9 @@ __global__ void __launch_bounds__(1024) tiled_kernel(const __grid_constant__ Til
     for (int row = r.group; row < ty * groups_z; row += r.groups) {
       const int y = row % ty, z0 = (row / ty) * C;
       const T* src = s0 + y * tx;
-      const int inputs = min(C + L2 - 1, e2 - z0);
       for (int x = r.lane; x < tx; x += r.lanes) {
-        T s[C] = {};
-        for (int k = 0; k < inputs; ++k) slide<T, C>(s, a.w.w[2], L2, k, src[(z0 + k) * plane + x]);
+        T s[C];
+        column_outputs<T, C>(s, a.w.w[2], L2, src + z0 * plane + x, plane, e2 - z0);
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           const int z = z0 + c;
