@@ -10,6 +10,7 @@
 #include "kernels/filter/correlate_cuda.hpp"
 #include "kernels/filter/correlate_point.hpp"
 #include "kernels/filter/filter_passes.hpp"
+#include "kernels/filter/tiled_block.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::filter {

@@ -25,30 +25,6 @@ template <class T, int Dim>
 void launch_full_cuda(mesh::FieldView<const T, Dim> in, mesh::FieldView<T, Dim> out, const mesh::Box<Dim>& box, const T* weights,
                       const std::array<int, Dim>& shape, const Extension<Dim>& e, T cval, StreamHandle stream);
 
-/// Outputs per block of a tiled launch on `update` along each axis: the tunables' tile clamped to
-/// the box, x widened by what y and z lost to the clamp (z is 1 in 2D).
-template <int Dim>
-std::array<int, 3> tile_extents(const FilterTunables& t, const mesh::Box<Dim>& update) {
-  const long long wanted[3] = {t.tile_x, t.tile_y, Dim == 3 ? t.tile_z : 1};
-  const long long extent[3] = {update.extent(0), update.extent(1), Dim == 3 ? update.extent(Dim - 1) : 1};
-  std::array<int, 3> tile{1, 1, 1};
-  long long lost = 1;
-  for (int d = 1; d < 3; ++d) {
-    tile[d] = static_cast<int>(wanted[d] < extent[d] ? wanted[d] : extent[d]);
-    lost *= wanted[d] / tile[d];
-  }
-  const long long x = wanted[0] * lost;
-  tile[0] = static_cast<int>(x < extent[0] ? x : extent[0]);
-  return tile;
-}
-
-/// Shared memory of a tiled block with outputs `tile` and weights of `length` per axis (1 past
-/// the filter's axes): the input tile with its halo, and the x pass's rows.
-inline std::size_t tiled_shared_bytes(const std::array<int, 3>& tile, const std::array<int, 3>& length, std::size_t value_bytes) {
-  const std::size_t e1 = tile[1] + length[1] - 1, e2 = tile[2] + length[2] - 1;
-  return (static_cast<std::size_t>(tile[0] + length[0] - 1) + tile[0]) * e1 * e2 * value_bytes;
-}
-
 /// Shared memory one block may use on the current device (with the opt-in beyond 48 KiB).
 std::size_t device_shared_bytes_per_block();
 
