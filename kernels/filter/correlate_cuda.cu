@@ -67,6 +67,7 @@ __global__ void __launch_bounds__(1024) tiled_kernel(const __grid_constant__ Til
   load_tile(a, f, s0, tid, threads);
   __syncthreads();
   x_pass(a, f, s0, s1, tid, threads);
+  if (x_pass_is_last(f)) return;
   __syncthreads();
   y_pass<T, Dim, C>(a, f, s1, s0, tid, threads);
   if constexpr (Dim == 3) {

@@ -202,10 +202,32 @@ GRIDFLOW_HOST_DEVICE void load_tile(const TiledArgs<T, Dim>& a, const TileFrame<
   }
 }
 
-/// Phase 2: the x pass over every row and plane of the tile with its halo, s0 -> s1.
+/// Whether the x pass is the last: a 2D filter that leaves y alone (a 1D signal, or frames filtered
+/// along x only) writes the output from the x pass and skips the y pass's copy through s0.
+template <class T, int Dim>
+GRIDFLOW_HOST_DEVICE bool x_pass_is_last(const TileFrame<T, Dim>& f) {
+  return Dim == 2 && f.L[1] == 1;
+}
+
+/// Phase 2: the x pass over every row and plane of the tile with its halo, s0 -> s1, or s0 -> the
+/// output when x_pass_is_last.
 template <class T, int Dim>
 GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, const T* s0, T* s1, int tid, int threads) {
   const bool constant = a.mode == BoundaryMode::constant;
+  if constexpr (Dim == 2) {
+    if (x_pass_is_last(f)) {  // rows are the tile's own (e1 == t1), inside the global array
+      const RowLanes r(f.t[0], tid, threads);
+      for (int y = r.group; y < f.t[1]; y += r.groups) {
+        const T* src = s0 + y * f.e[0];
+        for (int x = r.lane; x < f.t[0]; x += r.lanes) {
+          T s = a.w.w[0][0] * src[x];
+          for (int j = 1; j < f.L[0]; ++j) s = multiply_add(a.w.w[0][j], src[x + j], s);
+          if (f.inside_update(a, x, y, 0)) a.out(f.o[0] + x, f.o[1] + y) = s;
+        }
+      }
+      return;
+    }
+  }
   const RowLanes r(f.t[0], tid, threads);
   for (int row = r.group; row < f.e[1] * f.e[2]; row += r.groups) {
     const int y = row % f.e[1], z = row / f.e[1];
@@ -221,9 +243,10 @@ GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, 
 }
 
 /// Phase 3: the y pass over the tile's rows and every plane with its halo, C rows per thread,
-/// s1 -> the output (2D) or s0 (3D).
+/// s1 -> the output (2D) or s0 (3D); nothing when x_pass_is_last.
 template <class T, int Dim, int C>
 GRIDFLOW_HOST_DEVICE void y_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, const T* s1, T* s0, int tid, int threads) {
+  if (x_pass_is_last(f)) return;
   const bool constant = a.mode == BoundaryMode::constant;
   const int tx = f.t[0], ty = f.t[1];
   const RowLanes r(tx, tid, threads);
