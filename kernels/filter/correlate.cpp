@@ -187,7 +187,7 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
   std::array<int, 3> lengths{1, 1, 1};
   for (int d = 0; d < Dim; ++d) lengths[d] = m_weights.length(d);
   const auto fits = [&](const std::array<int, 3>& tile, const std::array<int, 3>& length) {
-    return tiled_shared_bytes(tile, length, sizeof(T)) <= m_scratch->shared_bytes;
+    return tiled_shared_bytes<Dim>(tile, length, sizeof(T)) <= m_scratch->shared_bytes;
   };
   bool tiled = m_tunables.variant == FilterVariant::tiled;
   if (tiled && m_tunables.fused && fits(tile_extents<Dim>(m_tunables, update), lengths)) {

@@ -118,7 +118,7 @@ void launch_tiled_cuda(const FilterTunables& tunables, mesh::FieldView<const T, 
   GRIDFLOW_REQUIRE(a.blocks[0] <= 0x7fffffffll && a.blocks[1] <= 65535 && a.blocks[2] <= 65535,
                    "filter tiled: too many tiles along y or z; use larger tiles");
   const std::array<int, 3> tile{a.tile[0], a.tile[1], a.tile[2]}, length{a.w.length[0], a.w.length[1], a.w.length[2]};
-  const std::size_t bytes = tiled_shared_bytes(tile, length, sizeof(T));
+  const std::size_t bytes = tiled_shared_bytes<Dim>(tile, length, sizeof(T));
   if (bytes > 48 * 1024 && bytes > device_shared_bytes_per_block()) {
     std::ostringstream os;
     os << "filter tiled: " << tunables << " with weights of " << length[0] << 'x' << length[1] << 'x' << length[2] << " needs " << bytes

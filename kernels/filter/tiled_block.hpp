@@ -70,10 +70,13 @@ std::array<int, 3> tile_extents(const FilterTunables& t, const mesh::Box<Dim>& u
 }
 
 /// Shared memory of a tiled block with outputs `tile` and weights of `length` per axis (1 past
-/// the filter's axes): the input tile with its halo, and the x pass's rows.
-inline std::size_t tiled_shared_bytes(const std::array<int, 3>& tile, const std::array<int, 3>& length, std::size_t value_bytes) {
+/// the filter's axes): the input tile with its halo, and the x pass's rows unless the x pass
+/// writes the output itself (a 2D filter that leaves y alone: half the memory, more blocks).
+template <int Dim>
+std::size_t tiled_shared_bytes(const std::array<int, 3>& tile, const std::array<int, 3>& length, std::size_t value_bytes) {
   const std::size_t e1 = tile[1] + length[1] - 1, e2 = tile[2] + length[2] - 1;
-  return (static_cast<std::size_t>(tile[0] + length[0] - 1) + tile[0]) * e1 * e2 * value_bytes;
+  const std::size_t x_rows = Dim == 2 && length[1] == 1 ? 0 : tile[0];
+  return (static_cast<std::size_t>(tile[0] + length[0] - 1) + x_rows) * e1 * e2 * value_bytes;
 }
 
 /// The arguments of a tiled launch (host side): weights converted, tile clamped, blocks counted.

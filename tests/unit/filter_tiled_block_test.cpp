@@ -25,7 +25,7 @@ TYPED_TEST_SUITE(FilterTiledBlock, gridflow::testing::PrecisionDimCases);
 template <class T, int Dim, int C>
 void run_blocks_on_host(const TiledArgs<T, Dim>& a, int threads) {
   const std::array<int, 3> tile{a.tile[0], a.tile[1], a.tile[2]}, length{a.w.length[0], a.w.length[1], a.w.length[2]};
-  std::vector<T> shared(tiled_shared_bytes(tile, length, sizeof(T)) / sizeof(T));
+  std::vector<T> shared(tiled_shared_bytes<Dim>(tile, length, sizeof(T)) / sizeof(T));
   for (long long bz = 0; bz < a.blocks[2]; ++bz)
     for (long long by = 0; by < a.blocks[1]; ++by)
       for (long long bx = 0; bx < a.blocks[0]; ++bx) {

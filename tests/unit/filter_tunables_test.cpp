@@ -34,7 +34,9 @@ TEST(FilterTunables, TilesClampToTheBoxAndAThinBoxWidensX) {
   // The defaults' fused tiles fit the H100/H200's 227 KiB per block for the benchmark's filters,
   // in float and in double: 2D Gaussian radius 16, 3D mean of 5.
   const std::size_t h100 = 227 * 1024;
-  EXPECT_LE(tiled_shared_bytes({64, 32, 1}, {33, 33, 1}, 8), h100);
-  EXPECT_LE(tiled_shared_bytes({32, 16, 8}, {5, 5, 5}, 8), h100);
-  EXPECT_EQ(tiled_shared_bytes({4, 2, 1}, {3, 1, 1}, 4), (6u + 4u) * 2u * 1u * 4u);
+  EXPECT_LE(tiled_shared_bytes<2>({64, 32, 1}, {33, 33, 1}, 8), h100);
+  EXPECT_LE(tiled_shared_bytes<3>({32, 16, 8}, {5, 5, 5}, 8), h100);
+  EXPECT_EQ(tiled_shared_bytes<2>({4, 2, 1}, {3, 3, 1}, 4), (6u + 4u) * 4u * 1u * 4u);
+  EXPECT_EQ(tiled_shared_bytes<2>({4, 2, 1}, {3, 1, 1}, 4), 6u * 2u * 1u * 4u);  // x pass writes the output
+  EXPECT_EQ(tiled_shared_bytes<3>({4, 2, 1}, {3, 1, 1}, 4), (6u + 4u) * 2u * 1u * 4u);
 }
