@@ -139,6 +139,16 @@ struct TileFrame {
   GRIDFLOW_HOST_DEVICE static bool outside(const TiledArgs<T, Dim>& a, long long g, int d) {
     return g < a.glo[d] || g >= a.glo[d] + a.gn[d];
   }
+  /// Whether the whole tile with its halo lies in the global array and is needed: its loads need
+  /// no mode mapping and no checks (most blocks of a large array).
+  GRIDFLOW_HOST_DEVICE bool interior(const TiledArgs<T, Dim>& a) const {
+    bool in = true;
+    for (int d = 0; d < 3; ++d) {
+      const long long last = b[d] + e[d] - 1;
+      in = in && !outside(a, b[d], d) && !outside(a, last, d) && needed(a, b[d], d) && needed(a, last, d);
+    }
+    return in;
+  }
   GRIDFLOW_HOST_DEVICE bool inside_update(const TiledArgs<T, Dim>& a, int x, int y, int z) const {
     return o[0] + x < a.ulo[0] + a.un[0] && o[1] + y < a.ulo[1] + a.un[1] && o[2] + z < a.ulo[2] + a.un[2];
   }
@@ -183,6 +193,17 @@ GRIDFLOW_FILTER_UNROLL
 template <class T, int Dim>
 GRIDFLOW_HOST_DEVICE void load_tile(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, T* s0, int tid, int threads) {
   const RowLanes r(f.e[0], tid, threads);
+  if (f.interior(a)) {
+    for (int row = r.group; row < f.e[1] * f.e[2]; row += r.groups) {
+      const int y = row % f.e[1], z = row / f.e[1];
+      long long offset = (f.b[1] + y - a.in.lo[1]) * a.in.stride[1] + (f.b[0] - a.in.lo[0]);
+      if constexpr (Dim == 3) offset += (f.b[2] + z - a.in.lo[2]) * a.in.stride[2];
+      const T* src = a.in.data + offset;
+      T* dst = s0 + row * f.e[0];
+      for (int x = r.lane; x < f.e[0]; x += r.lanes) dst[x] = read_only(src + x);
+    }
+    return;
+  }
   for (int row = r.group; row < f.e[1] * f.e[2]; row += r.groups) {
     const int y = row % f.e[1], z = row / f.e[1];
     const long long gy = f.b[1] + y, gz = f.b[2] + z;
