@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(1024) tiled_kernel(const __grid_constant__ Til
   const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
   load_tile(a, f, s0, tid, threads);
   __syncthreads();
-  x_pass(a, f, s0, s1, tid, threads);
+  x_pass<T, Dim, C>(a, f, s0, s1, tid, threads);
   if (x_pass_is_last(f)) return;
   __syncthreads();
   y_pass<T, Dim, C>(a, f, s1, s0, tid, threads);

@@ -234,34 +234,45 @@ GRIDFLOW_HOST_DEVICE bool x_pass_is_last(const TileFrame<T, Dim>& f) {
 }
 
 /// Phase 2: the x pass over every row and plane of the tile with its halo, s0 -> s1, or s0 -> the
-/// output when x_pass_is_last.
-template <class T, int Dim>
+/// output when x_pass_is_last. Each thread takes C rows at one x, so each weight read serves C
+/// outputs.
+template <class T, int Dim, int C>
 GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, const T* s0, T* s1, int tid, int threads) {
   const bool constant = a.mode == BoundaryMode::constant;
-  if constexpr (Dim == 2) {
-    if (x_pass_is_last(f)) {  // rows are the tile's own (e1 == t1), inside the global array
-      const RowLanes r(f.t[0], tid, threads);
-      for (int y = r.group; y < f.t[1]; y += r.groups) {
-        const T* src = s0 + y * f.e[0];
-        for (int x = r.lane; x < f.t[0]; x += r.lanes) {
-          T s = a.w.w[0][0] * src[x];
-          for (int j = 1; j < f.L[0]; ++j) s = multiply_add(a.w.w[0][j], src[x + j], s);
-          if (f.inside_update(a, x, y, 0)) a.out(f.o[0] + x, f.o[1] + y) = s;
-        }
-      }
-      return;
-    }
-  }
+  const bool last = x_pass_is_last(f);
+  const int rows = last ? f.t[1] : f.e[1] * f.e[2];  // when last, e1 == t1 and there is one plane
   const RowLanes r(f.t[0], tid, threads);
-  for (int row = r.group; row < f.e[1] * f.e[2]; row += r.groups) {
-    const int y = row % f.e[1], z = row / f.e[1];
-    const bool to_cval = constant && (f.outside(a, f.b[1] + y, 1) || f.outside(a, f.b[2] + z, 2));
-    const T* src = s0 + row * f.e[0];
-    T* dst = s1 + row * f.t[0];
+  for (int group = r.group; group * C < rows; group += r.groups) {
+    const T* src[C];
+    bool to_cval[C];
+    GRIDFLOW_FILTER_UNROLL
+    for (int c = 0; c < C; ++c) {
+      const int row = group * C + c < rows ? group * C + c : group * C;  // past the end: a stand-in, not stored
+      const int y = row % f.e[1], z = row / f.e[1];
+      src[c] = s0 + row * f.e[0];
+      to_cval[c] = constant && (f.outside(a, f.b[1] + y, 1) || f.outside(a, f.b[2] + z, 2));
+    }
     for (int x = r.lane; x < f.t[0]; x += r.lanes) {
-      T s = a.w.w[0][0] * src[x];
-      for (int j = 1; j < f.L[0]; ++j) s = multiply_add(a.w.w[0][j], src[x + j], s);
-      dst[x] = to_cval ? a.cval : s;
+      T s[C];
+      GRIDFLOW_FILTER_UNROLL
+      for (int c = 0; c < C; ++c) s[c] = a.w.w[0][0] * src[c][x];
+      for (int j = 1; j < f.L[0]; ++j) {
+        const T w = a.w.w[0][j];
+        GRIDFLOW_FILTER_UNROLL
+        for (int c = 0; c < C; ++c) s[c] = multiply_add(w, src[c][x + j], s[c]);
+      }
+      GRIDFLOW_FILTER_UNROLL
+      for (int c = 0; c < C; ++c) {
+        const int row = group * C + c;
+        if (row >= rows) break;
+        if constexpr (Dim == 2) {
+          if (last) {
+            if (f.inside_update(a, x, row, 0)) a.out(f.o[0] + x, f.o[1] + row) = s[c];
+            continue;
+          }
+        }
+        s1[row * f.t[0] + x] = to_cval[c] ? a.cval : s[c];
+      }
     }
   }
 }

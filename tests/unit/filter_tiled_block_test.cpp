@@ -35,7 +35,7 @@ void run_blocks_on_host(const TiledArgs<T, Dim>& a, int threads) {
         T* s0 = shared.data();
         T* s1 = s0 + f.e[0] * f.e[1] * f.e[2];
         for (int tid = 0; tid < threads; ++tid) load_tile(a, f, s0, tid, threads);
-        for (int tid = 0; tid < threads; ++tid) x_pass(a, f, s0, s1, tid, threads);
+        for (int tid = 0; tid < threads; ++tid) x_pass<T, Dim, C>(a, f, s0, s1, tid, threads);
         for (int tid = 0; tid < threads; ++tid) y_pass<T, Dim, C>(a, f, s1, s0, tid, threads);
         for (int tid = 0; tid < threads; ++tid) z_pass<T, Dim, C>(a, f, s0, tid, threads);
       }
