@@ -125,7 +125,11 @@ void launch_tiled_cuda(const FilterTunables& tunables, mesh::FieldView<const T, 
        << " bytes of shared memory per block, the device offers " << device_shared_bytes_per_block() << ": use smaller tiles";
     throw Error(os.str());
   }
-  switch (tunables.cells) {
+  // When the x pass is the only one, rows per thread beyond the tile's rows would only repeat a
+  // stand-in row (a 1D signal has one): take no more than there are.
+  int cells = tunables.cells;
+  while (Dim == 2 && length[1] == 1 && cells > 1 && cells > tile[1]) cells /= 2;
+  switch (cells) {
     case 1: launch_tiled<T, Dim, 1>(a, tunables.threads, bytes, stream); break;
     case 2: launch_tiled<T, Dim, 2>(a, tunables.threads, bytes, stream); break;
     case 4: launch_tiled<T, Dim, 4>(a, tunables.threads, bytes, stream); break;
