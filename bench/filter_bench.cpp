@@ -1,0 +1,215 @@
+// bench/filter_bench: the convolution filters against the memory-bandwidth roof, in one run.
+//
+// A filter reads its input and writes its output once at best: 2 sizeof(T) bytes per point. The
+// effective bandwidth (points/s x 2 sizeof(T)) over the copy bandwidth measured in the same run is
+// the figure of merit. Cases (bench/filter_cupy.py times cupyx.scipy.ndimage on the same ones):
+//   mean1d         10^7 doubles, mean of 5, constant (zero outside: the seed's case)
+//   correlate1d    10^7 doubles, 5 user weights, reflect
+//   gaussian2d_s1  8192^2 float, sigma 1 (radius 4), reflect
+//   gaussian2d_s4  8192^2 float, sigma 4 (radius 16), reflect
+//   mean3d_s5      512^3 float, mean of 5 per axis, reflect
+//   mean3d_s3      512^3 float, mean of 3 per axis, reflect
+// Every case times the defaults and, unless --no-variants, every candidate of
+// filter_candidates (the direct variant, tiled shapes, fused or per axis), each first checked
+// bitwise against the host reference on a smaller array; "best" is the fastest that matched.
+//
+//   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--json FILE]
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench/device_timing.hpp"
+#include "gridflow/config.hpp"
+#include "kernels/filter/correlate.hpp"
+#include "kernels/filter/filter_search_space.hpp"
+#include "mesh/check.hpp"
+#include "mesh/field.hpp"
+
+using namespace gridflow;
+using namespace gridflow::kernels::filter;
+using nlohmann::json;
+
+namespace {
+
+// A value in [-1, 1) from a point's linear index: cheap to make for 10^8 points, not smooth.
+double pattern(std::uint64_t q) {
+  q = (q + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+  q ^= q >> 31;
+  return static_cast<double>(q >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+template <class T, int Dim>
+mesh::Box<Dim> box_of(const std::array<long, 3>& n) {
+  mesh::Box<Dim> b;
+  for (int d = 0; d < Dim; ++d) b.lo[d] = 0, b.hi[d] = n[d] - 1;
+  return b;
+}
+
+template <class T, int Dim>
+mesh::Field<T, Dim> host_pattern(const mesh::Box<Dim>& box) {
+  mesh::Field<T, Dim> f(box, 0, mesh::MemorySpace::host);
+  const long nx = box.extent(0), ny = box.extent(1), nz = Dim == 3 ? box.extent(Dim - 1) : 1;
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < ny; ++j) {
+      T* row;
+      if constexpr (Dim == 2) row = &f(0, j);
+      else row = &f(0, j, k);
+      for (long i = 0; i < nx; ++i) row[i] = static_cast<T>(pattern(static_cast<std::uint64_t>(i + nx * (j + ny * k))));
+    }
+  return f;
+}
+
+/// Counts the points of `box` where a and b differ in any bit.
+template <class T, int Dim>
+long differing(const mesh::Field<T, Dim>& a, const mesh::Field<T, Dim>& b, const mesh::Box<Dim>& box) {
+  long n = 0;
+  const long nz = Dim == 3 ? box.extent(Dim - 1) : 1;
+  for (long k = 0; k < nz; ++k)
+    for (auto j = box.lo[1]; j <= box.hi[1]; ++j) {
+      const T *x, *y;
+      if constexpr (Dim == 2) x = &a(box.lo[0], j), y = &b(box.lo[0], j);
+      else x = &a(box.lo[0], j, box.lo[2] + k), y = &b(box.lo[0], j, box.lo[2] + k);
+      for (long i = 0; i < box.extent(0); ++i) n += std::memcmp(x + i, y + i, sizeof(T)) != 0;
+    }
+  return n;
+}
+
+std::string to_text(const FilterTunables& t) {
+  std::ostringstream os;
+  os << t;
+  return os.str();
+}
+
+template <class T, int Dim>
+json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<long, 3> n_check, const FilterWeights<Dim>& w,
+                const Boundary& b, int repeats, double roof, bool variants, StreamHandle stream) {
+  const auto global = box_of<T, Dim>(n);
+  mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::device, "in"), out(global, 0, mesh::MemorySpace::device, "out");
+  in.copy_from(host_pattern<T, Dim>(global));
+  // The oracle: the host reference on a smaller array of the same kind.
+  const auto small = box_of<T, Dim>(n_check);
+  const mesh::Field<T, Dim> small_host = host_pattern<T, Dim>(small);
+  mesh::Field<T, Dim> small_want(small, 0, mesh::MemorySpace::host), small_got(small, 0, mesh::MemorySpace::host);
+  FilterPlan<T, Dim>(w, b, small).apply(small_host, small_want, small, nullptr);
+  mesh::Field<T, Dim> small_in(small, 0, mesh::MemorySpace::device), small_out(small, 0, mesh::MemorySpace::device);
+  small_in.copy_from(small_host);
+
+  const double points = static_cast<double>(global.size()), bytes = 2.0 * sizeof(T) * points;
+  auto measure = [&](const FilterTunables& t) {
+    FilterPlan<T, Dim> check(w, b, small, t);
+    check.apply(small_in, small_out, small, stream);
+    small_got.copy_from(small_out);
+    const long wrong = differing(small_got, small_want, small);
+    FilterPlan<T, Dim> plan(w, b, global, t);
+    const double s = bench::time_median(repeats, stream, [&] { plan.apply(in, out, global, stream); });
+    return json{{"tunables", to_text(t)},
+                {"path", plan.path()},
+                {"matches_host_reference", wrong == 0},
+                {"points_differing_from_host_reference", wrong},
+                {"seconds", s},
+                {"gpoints_per_s", points / s * 1e-9},
+                {"effective_GBps", bytes / s * 1e-9},
+                {"fraction_of_copy", bytes / s / roof}};
+  };
+  auto line = [&](const char* what, const json& m) {
+    std::printf("%-14s %-8s %9.1f us %7.0f GB/s %5.1f%% of copy  %s [%s]%s\n", spec["name"].get<std::string>().c_str(), what,
+                m["seconds"].get<double>() * 1e6, m["effective_GBps"].get<double>(), 100 * m["fraction_of_copy"].get<double>(),
+                m["tunables"].get<std::string>().c_str(), m["path"].get<std::string>().c_str(),
+                m["matches_host_reference"].get<bool>() ? "" : "  WRONG");
+    std::fflush(stdout);
+  };
+  json r = spec;
+  r["points"] = global.size();
+  r["precision"] = sizeof(T) == 4 ? "float" : "double";
+  r["bytes_moved"] = bytes;
+  r["default"] = measure(FilterTunables::defaults_for(dims));
+  line("default", r["default"]);
+  if (variants) {
+    json all = json::array(), best;
+    for (const auto& t : filter_candidates(dims)) {
+      json m;
+      try {
+        m = measure(t);
+      } catch (const Error& e) {
+        all.push_back({{"tunables", to_text(t)}, {"cannot_run", e.what()}});
+        continue;
+      }
+      if (m["matches_host_reference"].get<bool>() && (best.is_null() || m["seconds"].get<double>() < best["seconds"].get<double>())) best = m;
+      all.push_back(m);
+    }
+    r["variants"] = all;
+    r["best"] = best;
+    if (!best.is_null()) line("best", best);
+    for (const auto& m : all)
+      if (m.contains("tunables") && m["tunables"] == to_text({FilterVariant::direct})) line("direct", m);
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("convolution filters against the device copy bandwidth", "filter_bench");
+  std::vector<std::string> cases{"mean1d", "correlate1d", "gaussian2d_s1", "gaussian2d_s4", "mean3d_s5", "mean3d_s3"};
+  int repeats = 7;
+  bool no_variants = false;
+  std::string json_path;
+  app.add_option("--cases", cases, "cases to run")->delimiter(',');
+  app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
+  app.add_flag("--no-variants", no_variants, "time the defaults only");
+  app.add_option("--json", json_path, "write the results here");
+  CLI11_PARSE(app, argc, argv);
+  if (!mesh::gpu_available()) {
+    std::fprintf(stderr, "filter_bench: no CUDA device\n");
+    return 1;
+  }
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  mesh::select_gpu(0);
+  mesh::Stream stream;
+  const double roof = bench::copy_bandwidth(std::size_t(2) << 30, repeats, stream.get());
+  std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
+  const bool variants = !no_variants;
+  const StreamHandle s = stream.get();
+  json results = json::array();
+  const long n1 = 10000000, n2 = 8192, n3 = 512;
+  for (const auto& name : cases) {
+    if (name == "mean1d") {
+      const json spec = {{"name", name}, {"shape", {n1}}, {"filter", "mean"}, {"size", 5}, {"mode", "constant"}};
+      results.push_back(bench_case<double, 2>(spec, 1, {n1, 1, 1}, {100003, 1, 1},
+                                              separable_weights<2>({mean_weights(5), identity_weights()}, "mean"),
+                                              {BoundaryMode::constant, 0.0}, repeats, roof, variants, s));
+    } else if (name == "correlate1d") {
+      const std::vector<double> w{0.05, 0.25, 0.4, 0.25, 0.05};
+      const json spec = {{"name", name}, {"shape", {n1}}, {"filter", "correlate"}, {"weights", w}, {"mode", "reflect"}};
+      results.push_back(bench_case<double, 2>(spec, 1, {n1, 1, 1}, {100003, 1, 1}, separable_weights<2>({w, identity_weights()}),
+                                              {BoundaryMode::reflect, 0.0}, repeats, roof, variants, s));
+    } else if (name == "gaussian2d_s1" || name == "gaussian2d_s4") {
+      const double sigma = name == "gaussian2d_s1" ? 1.0 : 4.0;
+      const json spec = {{"name", name}, {"shape", {n2, n2}}, {"filter", "gaussian"}, {"sigma", sigma}, {"truncate", 4.0}, {"mode", "reflect"}};
+      results.push_back(bench_case<float, 2>(spec, 2, {n2, n2, 1}, {515, 263, 1}, gaussian_filter<2>({sigma, sigma}),
+                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, s));
+    } else if (name == "mean3d_s5" || name == "mean3d_s3") {
+      const int size = name == "mean3d_s5" ? 5 : 3;
+      const json spec = {{"name", name}, {"shape", {n3, n3, n3}}, {"filter", "mean"}, {"size", size}, {"mode", "reflect"}};
+      results.push_back(bench_case<float, 3>(spec, 3, {n3, n3, n3}, {67, 45, 37}, mean_filter<3>({size, size, size}),
+                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, s));
+    } else {
+      std::fprintf(stderr, "filter_bench: unknown case '%s'\n", name.c_str());
+      return 2;
+    }
+  }
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const json result = {{"benchmark", "filter_bench"}, {"gpu", mesh::current_gpu_description()}, {"gpu_count", 1},
+                       {"commit", GRIDFLOW_GIT_HASH},  {"command", command},                     {"copy_bandwidth_GBps", roof * 1e-9},
+                       {"cases", results}};
+  if (!json_path.empty()) std::ofstream(json_path) << result.dump(2) << '\n';
+  return 0;
+}

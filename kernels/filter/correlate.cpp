@@ -1,0 +1,244 @@
+#include "kernels/filter/correlate.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+#include <utility>
+
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/space_dispatch.hpp"
+#include "kernels/filter/correlate_cuda.hpp"
+#include "kernels/filter/correlate_point.hpp"
+#include "kernels/filter/filter_passes.hpp"
+#include "kernels/filter/tiled_block.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::filter {
+
+template <class T, int Dim>
+struct FilterPlan<T, Dim>::Scratch {
+  mesh::Field<T, Dim> fields[2];
+  mesh::Buffer device_weights;    // the direct kernels' weights in T
+  std::size_t shared_bytes = 0;  // shared memory per block on the device of the first device apply
+};
+
+namespace {
+
+template <class T>
+std::vector<T> to_precision(const std::vector<double>& w) {
+  return std::vector<T>(w.begin(), w.end());
+}
+
+template <int Dim, class... I>
+Point<Dim> point_of(I... i) {
+  return Point<Dim>{{static_cast<long long>(i)...}};
+}
+
+void check_tunables(const FilterTunables& t) {
+  if (!t.valid()) {
+    std::ostringstream os;
+    os << "filter: invalid tunables " << t << " (threads a multiple of 32 in 32..1024, tile extents >= 1)";
+    throw Error(os.str());
+  }
+}
+
+}  // namespace
+
+template <class T, int Dim>
+FilterPlan<T, Dim>::FilterPlan(FilterWeights<Dim> weights, Boundary boundary, const mesh::Box<Dim>& global, FilterTunables tunables)
+    : m_weights(std::move(weights)), m_boundary(boundary), m_global(global), m_tunables(tunables), m_scratch(std::make_unique<Scratch>()) {
+  if (global.empty()) throw Error("filter: the global array is empty");
+  for (int d = 0; d < Dim; ++d) {
+    const int r = std::max(m_weights.lo_reach(d), m_weights.hi_reach(d));
+    if (r > global.extent(d)) {
+      std::ostringstream os;
+      os << "filter '" << m_weights.name << "': radius " << r << " along axis " << d << " is larger than the array's extent "
+         << global.extent(d);
+      throw Error(os.str());
+    }
+  }
+  check_tunables(m_tunables);
+}
+
+template <class T, int Dim>
+FilterPlan<T, Dim>::FilterPlan(FilterPlan&&) noexcept = default;
+template <class T, int Dim>
+FilterPlan<T, Dim>& FilterPlan<T, Dim>::operator=(FilterPlan&&) noexcept = default;
+template <class T, int Dim>
+FilterPlan<T, Dim>::~FilterPlan() = default;
+
+template <class T, int Dim>
+void FilterPlan<T, Dim>::set_tunables(const FilterTunables& t) {
+  check_tunables(t);
+  m_tunables = t;
+}
+
+template <class T, int Dim>
+mesh::Box<Dim> FilterPlan<T, Dim>::read_box(const mesh::Box<Dim>& update) const {
+  return filter::read_box(m_weights, update, m_global, m_boundary.mode);
+}
+
+template <class T, int Dim>
+int FilterPlan<T, Dim>::reach() const {
+  int r = 0;
+  for (int d = 0; d < Dim; ++d) r = std::max({r, m_weights.lo_reach(d), m_weights.hi_reach(d)});
+  return r;
+}
+
+template <class T, int Dim>
+void FilterPlan<T, Dim>::check_fields(const mesh::Field<T, Dim>& in, const mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update) const {
+  std::ostringstream os;
+  os << "filter '" << m_weights.name << "' on field '" << in.label() << "': ";
+  if (in.space() != out.space()) throw Error(os.str() + "input and output in different memory spaces");
+  if (in.allocation() == out.allocation()) throw Error(os.str() + "input and output are the same field (filtering in place is not supported)");
+  if (!m_global.contains(update)) {
+    os << "update box " << update << " is not inside the global array " << m_global;
+    throw Error(os.str());
+  }
+  if (!out.ghosted().contains(update)) {
+    os << "update box " << update << " is not inside the output's ghosted box " << out.ghosted();
+    throw Error(os.str());
+  }
+  const auto reads = read_box(update);
+  if (!in.ghosted().contains(reads)) {
+    os << "reads " << reads << " (boundary mode " << to_string(m_boundary.mode) << ") but the field holds " << in.ghosted()
+       << " (ghost width " << in.ghost_width() << "): give it ghost cells at least " << reach()
+       << " deep filled by the halo exchange"
+       << (m_boundary.mode == BoundaryMode::wrap ? ", and for wrap on an axis split over ranks periodic ghosts with a global box widened by the reach" : "");
+    throw Error(os.str());
+  }
+}
+
+template <class T, int Dim>
+mesh::Field<T, Dim>& FilterPlan<T, Dim>::scratch(const mesh::Field<T, Dim>& like, int which) {
+  auto& f = m_scratch->fields[which];
+  if (f.allocated_elements() == 0 || !f.same_layout(like) || f.space() != like.space())
+    f = mesh::Field<T, Dim>(like.owned(), like.ghost_width(), like.space(), "filter_scratch");
+  return f;
+}
+
+namespace {
+
+// The passes of a separable filter over its active axes: in -> scratch 0 -> scratch 1 -> ... -> out,
+// pass(src, dst, box, axis) computing one of them.
+template <class T, int Dim, class Pass>
+void run_passes(const FilterWeights<Dim>& w, const mesh::Box<Dim>& global, BoundaryMode mode, const mesh::Field<T, Dim>& in,
+                mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, const std::function<mesh::Field<T, Dim>&(int)>& scratch,
+                const Pass& pass) {
+  const auto axes = active_axes(w);
+  mesh::FieldView<const T, Dim> src = in.view();
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    mesh::Field<T, Dim>& dst = k + 1 == axes.size() ? out : scratch(static_cast<int>(k % 2));
+    pass(src, dst.view(), pass_box(w, axes[k], update, global, mode), axes[k]);
+    src = std::as_const(dst).view();
+  }
+}
+
+}  // namespace
+
+template <class T, int Dim>
+void FilterPlan<T, Dim>::apply_host(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update) {
+  m_path = "host";
+  const Extension<Dim> e = extension_of(m_global, m_boundary.mode);
+  const T cval = static_cast<T>(m_boundary.cval);
+  if (!m_weights.separable) {
+    const std::vector<T> w = to_precision<T>(m_weights.full);
+    int shape[Dim];
+    for (int d = 0; d < Dim; ++d) shape[d] = m_weights.shape[d];
+    const auto src = in.view();
+    const auto dst = out.view();
+    core::for_each_host("filter::correlate::host", update,
+                        [&](auto... i) { dst(i...) = full_point<T, Dim>(src, point_of<Dim>(i...), w.data(), shape, e, cval); });
+    return;
+  }
+  run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
+                     [&](mesh::FieldView<const T, Dim> src, mesh::FieldView<T, Dim> dst, const mesh::Box<Dim>& box, int axis) {
+                       const std::vector<T> w = to_precision<T>(m_weights.axis[axis]);
+                       const int length = static_cast<int>(w.size());
+                       core::for_each_host("filter::correlate::host", box, [&](auto... i) {
+                         dst(i...) = axis_pass_point<T, Dim>(src, point_of<Dim>(i...), axis, w.data(), length, e, cval);
+                       });
+                     });
+}
+
+template <class T, int Dim>
+template <class CudaBuild>
+void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update,
+                                      StreamHandle stream, CudaBuild) {
+  const Extension<Dim> e = extension_of(m_global, m_boundary.mode);
+  const T cval = static_cast<T>(m_boundary.cval);
+  if (m_scratch->device_weights.bytes() == 0) {  // the direct kernels' weights: axis d at d * max_axis_length, or the full box
+    std::vector<T> w = to_precision<T>(m_weights.full);
+    if (m_weights.separable) {
+      w.assign(static_cast<std::size_t>(Dim * max_axis_length), T(0));
+      for (int d = 0; d < Dim; ++d) std::copy(m_weights.axis[d].begin(), m_weights.axis[d].end(), w.begin() + d * max_axis_length);
+    }
+    m_scratch->device_weights = mesh::Buffer(w.size() * sizeof(T), mesh::MemorySpace::device);
+    mesh::copy_bytes(m_scratch->device_weights.data(), mesh::MemorySpace::device, w.data(), mesh::MemorySpace::host, w.size() * sizeof(T));
+    m_scratch->shared_bytes = device_shared_bytes_per_block();
+  }
+  const T* device_weights = static_cast<const T*>(m_scratch->device_weights.data());
+  if (!m_weights.separable) {
+    m_path = "direct";
+    launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
+    return;
+  }
+  // The tiled variant where its shared memory fits: fused, else one launch per axis, else direct.
+  std::array<int, 3> lengths{1, 1, 1};
+  for (int d = 0; d < Dim; ++d) lengths[d] = m_weights.length(d);
+  const auto fits = [&](const std::array<int, 3>& tile, const std::array<int, 3>& length) {
+    return tiled_shared_bytes<Dim>(tile, length, sizeof(T)) <= m_scratch->shared_bytes;
+  };
+  bool tiled = m_tunables.variant == FilterVariant::tiled;
+  if (tiled && m_tunables.fused && fits(tile_extents<Dim>(m_tunables, update), lengths)) {
+    m_path = "tiled fused";
+    launch_tiled_cuda<T, Dim>(m_tunables, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+    return;
+  }
+  const std::array<int, 3> whole_tile{m_tunables.tile_x, m_tunables.tile_y, Dim == 3 ? m_tunables.tile_z : 1};
+  for (int d = 0; d < Dim && tiled; ++d) {
+    std::array<int, 3> one{1, 1, 1};
+    one[d] = lengths[d];
+    tiled = fits(whole_tile, one);
+  }
+  m_path = tiled ? "tiled per axis" : "direct";
+  run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
+                     [&](mesh::FieldView<const T, Dim> src, mesh::FieldView<T, Dim> dst, const mesh::Box<Dim>& box, int axis) {
+                       if (!tiled)
+                         return launch_axis_pass_cuda<T, Dim>(src, dst, box, axis, device_weights + axis * max_axis_length,
+                                                              m_weights.length(axis), e, cval, stream);
+                       std::array<std::vector<double>, Dim> one_axis;
+                       for (int d = 0; d < Dim; ++d) one_axis[d] = d == axis ? m_weights.axis[d] : identity_weights();
+                       launch_tiled_cuda<T, Dim>(m_tunables, src, dst, box, one_axis, e, cval, stream);
+                     });
+}
+
+template <class T, int Dim>
+void FilterPlan<T, Dim>::apply(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, StreamHandle stream) {
+  check_fields(in, out, update);
+  if (update.empty()) return;
+  core::run_on_space(
+      "filter::correlate", in.space(), stream, [&] { apply_host(in, out, update); },
+      [&](auto build) { apply_device(in, out, update, stream, build); });
+}
+
+template <class T, int Dim>
+void correlate(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, const mesh::Box<Dim>& global,
+               const FilterWeights<Dim>& weights, const Boundary& boundary, const FilterTunables& tunables, StreamHandle stream) {
+  FilterPlan<T, Dim> plan(weights, boundary, global, tunables);
+  plan.apply(in, out, update, stream);
+  // The plan's scratch is freed on return; device work still queued on `stream` may use it.
+  if (in.space() == mesh::MemorySpace::device) mesh::synchronize(stream);
+}
+
+#define GRIDFLOW_INSTANTIATE_FILTER_PLAN(T, D)                                                                                  \
+  template class FilterPlan<T, D>;                                                                                              \
+  template void correlate<T, D>(const mesh::Field<T, D>&, mesh::Field<T, D>&, const mesh::Box<D>&, const mesh::Box<D>&,         \
+                                const FilterWeights<D>&, const Boundary&, const FilterTunables&, StreamHandle);
+GRIDFLOW_INSTANTIATE_FILTER_PLAN(float, 2)
+GRIDFLOW_INSTANTIATE_FILTER_PLAN(double, 2)
+GRIDFLOW_INSTANTIATE_FILTER_PLAN(float, 3)
+GRIDFLOW_INSTANTIATE_FILTER_PLAN(double, 3)
+#undef GRIDFLOW_INSTANTIATE_FILTER_PLAN
+
+}  // namespace gridflow::kernels::filter

@@ -1,0 +1,34 @@
+#pragma once
+// The candidates a tuner (or bench/filter_bench) tries for the filter's CUDA variants: the direct
+// kernel, and tiled launches over thread counts, tile shapes and outputs per thread, fused and per
+// axis. A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth.
+#include <vector>
+
+#include "kernels/filter/filter_tunables.hpp"
+
+namespace gridflow::kernels::filter {
+
+/// The candidates for a filter over `dims` axes (1: a field of one row, 2 or 3).
+inline std::vector<FilterTunables> filter_candidates(int dims) {
+  std::vector<FilterTunables> c{{FilterVariant::direct}};
+  const int threads[] = {128, 256, 512};
+  if (dims == 1) {
+    for (int t : threads)
+      for (int tx : {256, 512, 1024, 2048, 4096, 8192})
+        if (tx >= t)
+          for (int cells : {1, 2}) c.push_back({FilterVariant::tiled, t, tx, 1, 1, true, cells});
+    return c;
+  }
+  struct Tile {
+    int x, y, z;
+  };
+  const std::vector<Tile> tiles2 = {{32, 16, 1}, {32, 32, 1}, {64, 16, 1}, {64, 32, 1}, {64, 64, 1}, {128, 16, 1}, {128, 32, 1}, {256, 16, 1}};
+  const std::vector<Tile> tiles3 = {{32, 8, 8}, {32, 16, 8}, {32, 16, 16}, {64, 8, 8}, {64, 16, 8}, {64, 8, 16}, {128, 8, 4}, {128, 16, 8}};
+  for (bool fused : {true, false})
+    for (int t : threads)
+      for (const Tile& s : dims == 2 ? tiles2 : tiles3)
+        for (int cells : {1, 2, 4}) c.push_back({FilterVariant::tiled, t, s.x, s.y, s.z, fused, cells});
+  return c;
+}
+
+}  // namespace gridflow::kernels::filter

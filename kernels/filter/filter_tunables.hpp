@@ -1,0 +1,62 @@
+#pragma once
+#include <cstddef>
+#include <ostream>
+
+namespace gridflow::kernels::filter {
+
+/// Which CUDA implementation a FilterPlan launches on device fields.
+enum class FilterVariant {
+  /// One thread per output point, every weight times a global (L1/L2) load, mode mapping per load;
+  /// separable filters as one launch per axis through scratch fields. The seed's first GPU
+  /// version, and the only one for full (non-separable) weights.
+  direct,
+  /// Shared-memory tiles with halos: each block loads its tile plus the filter's reach once, runs
+  /// the axis passes in shared memory and writes its outputs; weights in the constant bank (kernel
+  /// parameters). Separable filters only (full weights fall back to `direct`).
+  tiled,
+};
+
+inline const char* to_string(FilterVariant v) { return v == FilterVariant::direct ? "direct" : "tiled"; }
+
+/// Tunables of the CUDA filter kernels. Tile extents are clamped to the box being filtered; what
+/// a thin box takes off the tile's y and z extents goes to x (a 1D signal, a field of one row,
+/// runs tiles of tile_x * tile_y * tile_z points along x), so one set of tunables serves 1D to 3D.
+struct FilterTunables {
+  FilterVariant variant = FilterVariant::tiled;
+  int threads = 256;   ///< threads per block (a multiple of 32, at most 1024); tile points / threads
+                       ///< is the number of outputs each thread computes (register blocking)
+  int tile_x = 64;     ///< outputs per block along x; multiples of 32 keep loads and stores coalesced
+  int tile_y = 16;     ///< outputs per block along y
+  int tile_z = 8;      ///< outputs per block along z (3D only)
+  bool fused = true;   ///< tiled: every axis in one launch, the input read once (wins while the tile
+                       ///< with its halo fits in shared memory); false: one launch per axis through
+                       ///< scratch fields, whose tiles have a halo along one axis only (large radii).
+                       ///< A fused tile that does not fit runs per axis; one that still does not
+                       ///< fit runs the direct variant (FilterPlan::path() says which ran)
+  int cells = 2;       ///< tiled: consecutive outputs each thread computes in the y and z passes (1, 2
+                       ///< or 4), sliding along the axis with the values in registers: each value
+                       ///< read from shared memory serves `cells` outputs
+
+  /// Defaults for filters over `dims` axes, before any tuning: flat tiles in 2D, deeper ones in 3D
+  /// (whose fused tile with radius 2 must also fit in double).
+  static FilterTunables defaults_for(int dims) {
+    FilterTunables t;
+    if (dims == 3) t.tile_x = 32;
+    else t.tile_y = 32;
+    return t;
+  }
+
+  bool valid() const {
+    const bool cells_ok = cells == 1 || cells == 2 || cells == 4;
+    return cells_ok && threads >= 32 && threads <= 1024 && threads % 32 == 0 && tile_x >= 1 && tile_y >= 1 && tile_z >= 1;
+  }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
+  os << "filter_cuda(" << to_string(t.variant);
+  if (t.variant == FilterVariant::tiled)
+    os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",fused=" << t.fused << ",cells=" << t.cells;
+  return os << ')';
+}
+
+}  // namespace gridflow::kernels::filter

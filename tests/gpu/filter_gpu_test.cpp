@@ -1,0 +1,142 @@
+// The CUDA filter variants against the host reference, bit for bit: the direct variant evaluates
+// the host's point functions, and the tiled one multiplies and adds the same values in the same
+// order with intermediates rounded to T (both sides built without FMA contraction), so any
+// difference is a bug, never rounding. Every filter case and mode, 2D and 3D, float and double,
+// tiles that divide the array and tiles that do not, radius 32, and a decomposed piece.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "filter_test_cases.hpp"
+#include "gpu_test_support.hpp"
+#include "mesh/check.hpp"
+#include "mesh/device.hpp"
+#include "typed_cases.hpp"
+
+using namespace gridflow;
+using namespace gridflow::kernels::filter;
+namespace ft = gridflow::testing;
+
+namespace {
+template <class C>
+class FilterGpu : public ::testing::Test {};
+TYPED_TEST_SUITE(FilterGpu, gridflow::testing::PrecisionDimCases);
+
+std::vector<FilterTunables> variants() {
+  std::vector<FilterTunables> v;
+  v.push_back({FilterVariant::direct});
+  v.push_back({});  // the defaults: tiled, fused
+  FilterTunables t;
+  t.fused = false;
+  v.push_back(t);
+  v.push_back({FilterVariant::tiled, 128, 32, 4, 2, true, 1});
+  v.push_back({FilterVariant::tiled, 64, 7, 5, 3, true, 4});   // tiles that do not divide the array, nor by cells
+  v.push_back({FilterVariant::tiled, 1024, 128, 8, 8, true, 4});
+  v.push_back({FilterVariant::tiled, 32, 1, 1, 1, true, 2});   // one output per block
+  v.push_back({FilterVariant::tiled, 96, 33, 3, 2, false, 2});
+  v.push_back({FilterVariant::tiled, 256, 256, 64, 64, true, 2});  // too large to fuse at radius 32: per axis
+  return v;
+}
+
+/// Every variant on device copies of `in` against the host reference on `update`, bitwise.
+template <class T, int Dim>
+void expect_variants_equal_host(const mesh::Field<T, Dim>& in, const mesh::Box<Dim>& update, const mesh::Box<Dim>& global,
+                                const FilterWeights<Dim>& w, const Boundary& b, mesh::Stream& stream) {
+  mesh::Field<T, Dim> want(in.owned(), 0, mesh::MemorySpace::host, "want"), got(in.owned(), 0, mesh::MemorySpace::host, "got");
+  FilterPlan<T, Dim>(w, b, global).apply(in, want, update, nullptr);
+  mesh::Field<T, Dim> d_in(in.owned(), in.ghost_width(), mesh::MemorySpace::device, "d_in");
+  mesh::Field<T, Dim> d_out(in.owned(), 0, mesh::MemorySpace::device, "d_out");
+  d_in.copy_from(in);
+  for (const auto& t : variants()) {
+    FilterPlan<T, Dim> plan(w, b, global, t);
+    try {
+      plan.apply(d_in, d_out, update, stream.get());
+    } catch (const Error& e) {
+      ADD_FAILURE() << t << ", " << ft::describe<Dim>(w, b) << ": " << e.what();
+      continue;
+    }
+    got.copy_from(d_out);  // waits for every stream
+    std::size_t differ = 0;
+    std::ostringstream first;
+    const long nz = Dim == 3 ? update.extent(Dim - 1) : 1;
+    for (long c = 0; c < nz; ++c)
+      for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
+        for (auto i = update.lo[0]; i <= update.hi[0]; ++i) {
+          T a, e;
+          if constexpr (Dim == 2) a = got(i, j), e = want(i, j);
+          else a = got(i, j, update.lo[2] + c), e = want(i, j, update.lo[2] + c);
+          if (!ft::same_bits(a, e) && differ++ == 0)
+            first << " first at (" << i << ", " << j << (Dim == 3 ? ", " + std::to_string(update.lo[Dim - 1] + c) : std::string()) << "): cuda "
+                  << a << ", host " << e;
+        }
+    EXPECT_EQ(differ, 0u) << t << " (ran " << plan.path() << "), " << ft::describe<Dim>(w, b) << ", update " << update << ":"
+                          << first.str();
+  }
+}
+
+template <class T, int Dim>
+void expect_variants_equal_host(const ft::Dense& input, const FilterWeights<Dim>& w, const Boundary& b, mesh::Stream& stream) {
+  const auto global = ft::box_of<Dim>(input.n);
+  mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::host);
+  ft::put(input, in, ft::origin<Dim>());
+  expect_variants_equal_host<T, Dim>(in, global, global, w, b, stream);
+}
+}  // namespace
+
+TYPED_TEST(FilterGpu, EveryVariantEqualsTheHostReferenceBitwise) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = typename TypeParam::value_type;
+  constexpr int Dim = TypeParam::dim;
+  mesh::Stream stream;
+  const ft::Dense input = ft::random_dense({37, 29, Dim == 3 ? 13 : 1}, 7);
+  for (const auto& w : ft::filter_cases<Dim>())
+    for (const auto& b : ft::boundary_cases()) expect_variants_equal_host<T, Dim>(input, w, b, stream);
+}
+
+TYPED_TEST(FilterGpu, RadiusThirtyTwoAlongEachAxis) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = typename TypeParam::value_type;
+  constexpr int Dim = TypeParam::dim;
+  mesh::Stream stream;
+  for (int axis = 0; axis < Dim; ++axis)
+    for (int length : {64, 65}) {
+      std::array<long, 3> n{5, 4, Dim == 3 ? 3 : 1};
+      n[axis] = 81;
+      const ft::Dense input = ft::random_dense(n, 8u + axis);
+      std::array<std::vector<double>, Dim> axes;
+      for (int d = 0; d < Dim; ++d) axes[d] = d == axis ? ft::random_weights(length, 40u + length) : mean_weights(3);
+      for (const auto& b : ft::boundary_cases()) expect_variants_equal_host<T, Dim>(input, separable_weights<Dim>(axes), b, stream);
+    }
+}
+
+TYPED_TEST(FilterGpu, ADecomposedPieceReadsItsGhosts) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = typename TypeParam::value_type;
+  constexpr int Dim = TypeParam::dim;
+  mesh::Stream stream;
+  const std::array<long, 3> n{40, 30, Dim == 3 ? 20 : 1};
+  const auto global = ft::box_of<Dim>(n);
+  mesh::Box<Dim> piece = global;  // the upper corner piece: two global edges, two ghost sides
+  for (int d = 0; d < Dim; ++d) piece.lo[d] = n[d] / 3;
+  for (const auto& w : ft::filter_cases<Dim>())
+    for (const auto& b : ft::boundary_cases()) {
+      if (b.mode == BoundaryMode::wrap) continue;  // reads the far end of the array: not this piece's
+      const int reach = FilterPlan<T, Dim>(w, b, global).reach();
+      mesh::Field<T, Dim> in(piece, reach, mesh::MemorySpace::host);
+      const ft::Dense values = ft::random_dense({n[0] + 2 * reach, n[1] + 2 * reach, Dim == 3 ? n[2] + 2 * reach : 1}, 9);
+      std::array<mesh::Index, 3> lo{-reach, -reach, Dim == 3 ? -reach : 0};
+      // The ghosted piece's points from a larger array: the ones inside `global` are what a halo
+      // exchange leaves there; the ones beyond must not be read (the mode maps those).
+      const auto g = in.ghosted();
+      ft::Dense window({static_cast<long>(g.extent(0)), static_cast<long>(g.extent(1)), Dim == 3 ? static_cast<long>(g.extent(Dim - 1)) : 1});
+      for (long k = 0; k < window.n[2]; ++k)
+        for (long j = 0; j < window.n[1]; ++j)
+          for (long i = 0; i < window.n[0]; ++i)
+            window.at(i, j, k) = values.at(g.lo[0] - lo[0] + i, g.lo[1] - lo[1] + j, Dim == 3 ? g.lo[Dim - 1] - lo[2] + k : 0);
+      ft::put(window, in, {g.lo[0], g.lo[1], Dim == 3 ? g.lo[Dim - 1] : 0});
+      expect_variants_equal_host<T, Dim>(in, piece, global, w, b, stream);
+    }
+}
