@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# jobs/gridflow_job.sh [DECK] [key=value ...]: the body the Slurm and PBS scripts in jobs/ exec,
+# in the submission directory (the repository root), inside the job. Not for direct use.
+#
+# It runs gridflow with one rank per GPU (or per core on CPU nodes), writes into one output folder
+# per job, passes a scheduler warning signal on to gridflow, and when gridflow stops with exit
+# status 75 (checkpoint written, "resubmit with restart=latest") queues the job again, which then
+# continues from the latest checkpoint in the same folder; at most GRIDFLOW_MAX_RESUBMITS times.
+#
+# Set by the calling script: GRIDFLOW_SCHEDULER (slurm or pbs), GRIDFLOW_DEVICE (cpu on CPU
+# nodes), GRIDFLOW_JOB_SCRIPT (PBS: the script to submit again).
+# Set by the user: GRIDFLOW_DECK (default inputs/heat2d_large.toml), GRIDFLOW_OVERRIDES (key=value
+# words; for qsub, which passes no arguments), GRIDFLOW_EXE (default build/gridflow),
+# GRIDFLOW_OUTPUT_DIR (default output/<deck name>_<job id>), GRIDFLOW_LAUNCHER (Slurm: srun or
+# mpirun, default srun), GRIDFLOW_MAX_RESUBMITS (default 10).
+set -euo pipefail
+
+deck=${GRIDFLOW_DECK:-inputs/heat2d_large.toml}
+if [ $# -gt 0 ] && [[ $1 != *=* ]]; then
+  deck=$1
+  shift
+fi
+# Whitespace-separated; an expression containing spaces belongs in the deck.
+read -r -a env_overrides <<< "${GRIDFLOW_OVERRIDES:-}"
+overrides=("${env_overrides[@]}" "$@")
+exe=${GRIDFLOW_EXE:-build/gridflow}
+scheduler=${GRIDFLOW_SCHEDULER:-slurm}
+max_resubmits=${GRIDFLOW_MAX_RESUBMITS:-10}
+# device=cpu comes before the user's overrides, so they can still say otherwise.
+device=()
+[ -n "${GRIDFLOW_DEVICE:-}" ] && device=("device=$GRIDFLOW_DEVICE")
+
+case $scheduler in
+  slurm)
+    job=${SLURM_JOB_ID:?run this inside a Slurm job}
+    # A requeued job keeps its id, options and arguments; Slurm counts the requeues.
+    resubmits=${SLURM_RESTART_COUNT:-0}
+    # The CPU script asks for whole nodes without a task count: one rank per core then.
+    ranks=${SLURM_NTASKS:-$((SLURM_CPUS_ON_NODE * SLURM_JOB_NUM_NODES))}
+    per_node=$((ranks / SLURM_JOB_NUM_NODES))
+    case ${GRIDFLOW_LAUNCHER:-srun} in
+      # srun does not take --cpus-per-task from the job since Slurm 22.05: without it each rank
+      # would get one core for its OpenMP threads.
+      srun) launch=(srun --mpi=pmix --ntasks="$ranks" --ntasks-per-node="$per_node"
+                         --cpus-per-task="${SLURM_CPUS_PER_TASK:-1}") ;;
+      mpirun) launch=(mpirun -np "$ranks" --map-by "ppr:$per_node:node" --bind-to none) ;;
+      *) echo "gridflow job: GRIDFLOW_LAUNCHER must be srun or mpirun" >&2; exit 2 ;;
+    esac
+    ;;
+  pbs)
+    # slurm-wlm-torque's qsub runs the job under Slurm, which sets no PBS_* variables.
+    job=${PBS_JOBID:-${SLURM_JOB_ID:?run this inside a PBS job}}
+    job=${job%%.*}
+    resubmits=${GRIDFLOW_RESUBMIT_COUNT:-0}
+    if [ -n "${PBS_NODEFILE:-}" ]; then
+      # PBS lists each node once per MPI process (mpiprocs), so the node file counts the ranks.
+      launch=(mpirun -np "$(wc -l < "$PBS_NODEFILE")" --hostfile "$PBS_NODEFILE" --bind-to none)
+    else
+      launch=(mpirun -np "${SLURM_NTASKS:-1}" --bind-to none)
+    fi
+    ;;
+  *) echo "gridflow job: GRIDFLOW_SCHEDULER must be slurm or pbs" >&2; exit 2 ;;
+esac
+
+# One folder per job, kept by its continuations: gridflow's restart=latest finds the checkpoint
+# there and appends to the same output series. It must be on a file system every node sees.
+out=${GRIDFLOW_OUTPUT_DIR:-output/$(basename "$deck" .toml)_$job}
+restart=()
+[ "$resubmits" -gt 0 ] && restart=(restart=latest)
+echo "gridflow job $job: $deck, ${launch[*]}, output in $out${restart:+, continuing (resubmission $resubmits)}"
+
+# The launcher runs in the background so that this shell handles signals at once (bash runs a
+# trap only after the foreground command ends). The scheduler's warning (--signal=B:USR1@120,
+# or a TERM to the batch shell) goes to srun or mpirun, and both forward USR1 to every rank:
+# gridflow then writes a checkpoint at the next step and exits with 75. A TERM is not passed on
+# as TERM: mpirun would kill the ranks instead of forwarding it.
+"${launch[@]}" "$exe" "$deck" "output.dir=$out" "${device[@]}" "${overrides[@]}" "${restart[@]}" &
+pid=$!
+trap 'echo "gridflow job $job: signal received, asking gridflow for a checkpoint"; kill -USR1 "$pid" 2>/dev/null || true' USR1 TERM
+# wait returns early (status > 128) when a trap ran; wait again until the launcher is gone.
+while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done
+status=0
+wait "$pid" || status=$?
+
+if [ "$status" -ne 75 ]; then
+  exit "$status"
+fi
+if [ "$resubmits" -ge "$max_resubmits" ]; then
+  echo "gridflow job $job: checkpoint written, but $resubmits resubmissions reached GRIDFLOW_MAX_RESUBMITS;" \
+       "continue with GRIDFLOW_OUTPUT_DIR=$out and restart=latest" >&2
+  exit 75
+fi
+echo "gridflow job $job: checkpoint written, queueing the continuation"
+case $scheduler in
+  # The job goes back to the queue under the same id; this script is stopped meanwhile.
+  slurm) scontrol requeue "$job" ;;
+  # PBS Pro lets only operators rerun a job, so submit a new one that starts after this one.
+  # The resources come from the script's #PBS lines; the deck, overrides and folder travel in
+  # the environment (-V: qsub -v splits at commas and Slurm's qsub at spaces).
+  pbs) export GRIDFLOW_DECK=$deck GRIDFLOW_OUTPUT_DIR=$out GRIDFLOW_RESUBMIT_COUNT=$((resubmits + 1))
+       export GRIDFLOW_OVERRIDES="${overrides[*]}"
+       qsub -V -W "depend=afterany:$job" "${GRIDFLOW_JOB_SCRIPT:?}" ;;
+esac
+exit 75
