@@ -118,6 +118,11 @@ const toml::node* Deck::find(const std::string& key) const {
 
 bool Deck::has(const std::string& key) const { return find(key) != nullptr; }
 
+bool Deck::is_string(const std::string& key) const {
+  const auto* n = find(key);
+  return n && n->is_string();
+}
+
 void Deck::wrong_type(const std::string& key, const std::string& expected) const {
   throw InputError("key '" + key + "': expected " + expected + ", got " + type_name(*find(key)));
 }

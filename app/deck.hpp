@@ -47,6 +47,9 @@ class Deck {
   void apply_override(const std::string& assignment);
 
   bool has(const std::string& key) const;
+  /// Whether the deck sets `key` to a string (for keys that take a number or a text, such as a
+  /// duration "30m" or a step count).
+  bool is_string(const std::string& key) const;
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt,
                      const std::vector<std::string>& choices = {});
   double number(const std::string& key, std::optional<double> fallback = std::nullopt);

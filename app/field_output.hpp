@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/observer.hpp"
 #include "io/attribute.hpp"
@@ -45,8 +46,15 @@ class FieldOutput final : public Observer<T, Dim> {
   bool acts_at_end() const override { return true; }
   void act(const RunState<T, Dim>& state, RunControl& control) override;
 
+  /// Continues the series of the run a restart continues: the index lists `earlier` first.
+  void continue_series(std::vector<io::XdmfStep> earlier);
+  /// The steps of the index so far (those of an earlier run first), for a checkpoint.
+  std::vector<io::XdmfStep> series_steps() const { return m_series ? m_series->steps() : m_earlier; }
+
   /// Seconds spent writing, host copies included.
   double seconds() { return m_timer.seconds(); }
+  /// Whether a file has been written (by this run).
+  bool written() const { return m_series.has_value(); }
   /// The XDMF index; once a file has been written.
   const std::string& xdmf_path() const;
 
@@ -60,6 +68,7 @@ class FieldOutput final : public Observer<T, Dim> {
   double m_wall_start;
   std::optional<io::OutputSeries<Dim>> m_series;  // opened by the first write
   std::int64_t m_last_written = -1;
+  std::vector<io::XdmfStep> m_earlier;  // continue_series before the series opened
   solver::PhaseTimer m_timer{mesh::MemorySpace::host, nullptr};
 };
 
