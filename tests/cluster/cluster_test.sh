@@ -32,8 +32,14 @@ cluster_start "$scratch/cluster" || fail "the cluster did not start"
 # The jobs run as root: Open MPI refuses that unless told; the jobs inherit this environment.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export GRIDFLOW_EXE=$exe
-cd "$src"   # the scripts are submitted from the repository root
-deck=inputs/heat2d_small.toml
+# The scripts are submitted from a folder that stands for the repository root (they run
+# jobs/gridflow_job.sh from there), so the logs and a continuation's log land in the scratch
+# folder; the PBS CPU script is a copy sized for this node, as its comment asks.
+mkdir -p "$scratch/root/jobs"
+ln -s "$src"/jobs/{gridflow_job.sh,slurm_cpu.sbatch} "$scratch/root/jobs/"
+sed 's/ncpus=32:mpiprocs=32/ncpus=2:mpiprocs=2/' "$src/jobs/pbs_cpu.pbs" > "$scratch/root/jobs/pbs_cpu.pbs"
+cd "$scratch/root"
+deck=$src/inputs/heat2d_small.toml
 
 # check_run DIR STEP: DIR holds STEP's file whose /u is the exact solution of the deck's decaying
 # sine mode on its grid to the scheme's accuracy, and an XDMF index.
@@ -58,32 +64,22 @@ PY
 # same_fields DIR_A DIR_B: every step file of A exists in B with a bitwise equal /u.
 same_fields() {
   local f count=0
-  for f in "$1"/heat2d_*.h5; do
+  for f in "$1"/heat2d_[0-9]*.h5; do
     h5diff -q "$f" "$2/$(basename "$f")" /u /u || fail "$(basename "$f"): /u differs between $1 and $2"
     count=$((count + 1))
   done
   [ "$count" -gt 1 ] || fail "no step files in $1"
-  echo "$count step files equal in $1 and $2"
+  diff <(grep -o 'heat2d_[0-9]*\.h5' "$1/heat2d.xmf") <(grep -o 'heat2d_[0-9]*\.h5' "$2/heat2d.xmf") ||
+    fail "the XDMF indexes of $1 and $2 list different steps"
+  echo "$count step files and the XDMF index equal in $1 and $2"
 }
 
 last_step() {
-  local files=("$1"/heat2d_*.h5)
+  local files=("$1"/heat2d_[0-9]*.h5)
   basename "${files[-1]}" .h5 | sed 's/^heat2d_0*//'
 }
 
-# submit NAME SECONDS ARGS...: submits with the scheduler's own command, waits (bounded) until
-# the job and every continuation have left the queue, and prints the log on failure.
-submit() {
-  local name=$1 limit=$2 id
-  shift 2
-  if [ "$mode" = slurm ]; then
-    id=$(sbatch --parsable --output="$scratch/$name-%j.out" "$@") || fail "sbatch $*"
-  else
-    id=$(qsub -j oe -o "$scratch/$name-%j.out" "$@") || fail "qsub $*"
-  fi
-  echo "$id"
-}
-
+# wait_queue_empty SECONDS: until no job is pending or running (the continuations included).
 wait_queue_empty() {
   local limit=$1 i
   for ((i = 0; i < limit * 2; ++i)); do
@@ -102,20 +98,51 @@ mpirun -np 2 --oversubscribe "$exe" "$deck" device=cpu "grid.n=[128,128]" output
 if [ "$mode" = slurm ]; then
   for launcher in srun mpirun; do
     GRIDFLOW_LAUNCHER=$launcher GRIDFLOW_OUTPUT_DIR=$scratch/cpu_$launcher timeout 120 \
-      sbatch --wait --output="$scratch/cpu_$launcher.out" jobs/slurm_cpu.sbatch "$deck" \
-      "grid.n=[128,128]" output.every=1000 || { cat "$scratch/cpu_$launcher.out"; fail "CPU job under $launcher"; }
-    grep -q "2 rank" "$scratch/cpu_$launcher.out" || { cat "$scratch/cpu_$launcher.out"; fail "not 2 ranks (one per core)"; }
+      sbatch --wait --output="cpu_$launcher.out" jobs/slurm_cpu.sbatch "$deck" \
+      "grid.n=[128,128]" output.every=1000 || { cat "cpu_$launcher.out"; fail "CPU job under $launcher"; }
+    grep -q "2 rank" "cpu_$launcher.out" || { cat "cpu_$launcher.out"; fail "not 2 ranks (one per core)"; }
     check_run "$scratch/cpu_$launcher" "$(last_step "$ref")"
     same_fields "$ref" "$scratch/cpu_$launcher"
   done
 else
-  # A copy of the CPU script sized for this node, as the script's comment asks.
-  sed 's/ncpus=32:mpiprocs=32/ncpus=2:mpiprocs=2/' jobs/pbs_cpu.pbs > "$scratch/pbs_cpu.pbs"
   # -V: the variables with spaces and commas cannot go through -v (see jobs/gridflow_job.sh).
   GRIDFLOW_DECK=$deck GRIDFLOW_OVERRIDES="grid.n=[128,128] output.every=1000" GRIDFLOW_OUTPUT_DIR=$scratch/cpu_pbs \
-    timeout 120 qsub -V -W block=true -j oe -o "$scratch/cpu_pbs.out" "$scratch/pbs_cpu.pbs" ||
-    { cat "$scratch/cpu_pbs.out"; fail "qsub"; }
-  grep -q "2 rank" "$scratch/cpu_pbs.out" || { cat "$scratch/cpu_pbs.out"; fail "not 2 ranks"; }
+    timeout 120 qsub -V -W block=true -j oe -o cpu_pbs.log jobs/pbs_cpu.pbs ||
+    { cat cpu_pbs.log; fail "qsub"; }
+  grep -q "2 rank" cpu_pbs.log || { cat cpu_pbs.log; fail "not 2 ranks"; }
   check_run "$scratch/cpu_pbs" "$(last_step "$ref")"
   same_fields "$ref" "$scratch/cpu_pbs"
 fi
+
+echo "== 2. the time-limit warning: checkpoint, exit 75, continuation"
+long=("grid.n=[192,192]" output.every=1000)
+ref=$scratch/reference_long
+mpirun -np 2 --oversubscribe "$exe" "$deck" device=cpu "${long[@]}" output.dir="$ref" > "$scratch/reference_long.log"
+out=$scratch/interrupted
+if [ "$mode" = slurm ]; then
+  id=$(GRIDFLOW_OUTPUT_DIR=$out sbatch --parsable jobs/slurm_cpu.sbatch "$deck" "${long[@]}")
+else
+  id=$(GRIDFLOW_DECK=$deck GRIDFLOW_OVERRIDES="${long[*]}" GRIDFLOW_OUTPUT_DIR=$out qsub -V jobs/pbs_cpu.pbs)
+fi
+# Once the run is under way, the signal --signal=B:USR1@120 sends: USR1 to the batch shell only.
+# (PBS sends none; there gridflow reads the walltime itself. The shell's trap is the same.)
+for ((i = 0; i < 120; ++i)); do [ -e "$out/heat2d_00001000.h5" ] && break; sleep 0.5; done
+[ -e "$out/heat2d_00001000.h5" ] || fail "job $id wrote no step 1000 in 60 s"
+scancel --batch --signal=USR1 "$id"
+wait_queue_empty 150 || fail "job $id and its continuation still queued after 150 s"
+logs=$(cat gridflow-*.out ./*.[oe][0-9]* 2> /dev/null || true)
+echo "$logs" | grep -E "^checkpoint: step|^stopped at|queueing|continuing" || true
+echo "$logs" | grep -q "signal received" || fail "the batch shell's trap did not run"
+ckpt=$(echo "$logs" | sed -n 's/^checkpoint: step [0-9]* -> //p' | head -1)
+[[ -n $ckpt && -e $ckpt ]] || fail "no checkpoint written (or it is gone): '$ckpt'"
+echo "$logs" | grep -q "queueing the continuation" || fail "exit 75 did not queue a continuation"
+echo "$logs" | grep -q "continuing (resubmission 1)" || fail "no continuation ran"
+if [ "$mode" = slurm ]; then
+  scontrol show job "$id" | grep -q "Restarts=1 " || fail "job $id was not requeued once"
+fi
+# The last job (the continuation) ended well; its files are those of the uninterrupted run.
+last=$(scontrol show job | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -1)
+[ "$(job_exit "$last")" = 0:0 ] || fail "job $last ended with $(job_exit "$last")"
+check_run "$out" "$(last_step "$ref")"
+same_fields "$ref" "$out"
+echo "PASS ($mode)"
