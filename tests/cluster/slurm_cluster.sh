@@ -83,8 +83,12 @@ CONF
 
 cluster_stop() {
   local pid i
-  # Jobs first (slurmd then cleans up their processes), then the daemons, newest first.
-  [ -n "${SLURM_CONF:-}" ] && scancel --full --quiet --user="$(id -un)" 2>/dev/null
+  # Jobs first, while slurmd and slurmctld are there to end their processes (bounded), then
+  # the daemons, newest first.
+  if [ ${#cluster_pids[@]} -gt 0 ] && [ -n "${SLURM_CONF:-}" ]; then
+    scancel --full --quiet --user="$(id -un)" 2>/dev/null
+    for ((i = 0; i < 20; ++i)); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.5; done
+  fi
   for ((i = ${#cluster_pids[@]} - 1; i >= 0; --i)); do
     pid=${cluster_pids[i]}
     kill "$pid" 2>/dev/null || continue
