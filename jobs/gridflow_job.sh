@@ -70,13 +70,19 @@ restart=()
 echo "gridflow job $job: $deck, ${launch[*]}, output in $out${restart:+, continuing (resubmission $resubmits)}"
 
 # The launcher runs in the background so that this shell handles signals at once (bash runs a
-# trap only after the foreground command ends). The scheduler's warning (--signal=B:USR1@120,
-# or a TERM to the batch shell) goes to srun or mpirun, and both forward USR1 to every rank:
-# gridflow then writes a checkpoint at the next step and exits with 75. A TERM is not passed on
-# as TERM: mpirun would kill the ranks instead of forwarding it.
+# trap only after the foreground command ends). The scheduler's warning (--signal=B:USR1@120)
+# goes to srun or mpirun, and both forward USR1 to every rank: gridflow then writes a checkpoint
+# at the next step and exits with 75. A TERM (scancel, qdel, preemption, a hard time limit) is
+# passed on as USR1 too, since mpirun would kill the ranks on a TERM, but then the job is being
+# ended on purpose and queues no continuation.
+pid=
+ended=0
+# shellcheck disable=SC2317  # called from the traps
+forward() { echo "gridflow job $job: $1 received, asking gridflow for a checkpoint"; [ -z "$pid" ] || kill -USR1 "$pid" 2>/dev/null || true; }
+trap 'forward USR1' USR1
+trap 'ended=1; forward TERM' TERM
 "${launch[@]}" "$exe" "$deck" "output.dir=$out" "${device[@]}" "${overrides[@]}" "${restart[@]}" &
 pid=$!
-trap 'echo "gridflow job $job: signal received, asking gridflow for a checkpoint"; kill -USR1 "$pid" 2>/dev/null || true' USR1 TERM
 # wait returns early (status > 128) when a trap ran; wait again until the launcher is gone.
 while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done
 status=0
@@ -85,8 +91,10 @@ wait "$pid" || status=$?
 if [ "$status" -ne 75 ]; then
   exit "$status"
 fi
-if [ "$resubmits" -ge "$max_resubmits" ]; then
-  echo "gridflow job $job: checkpoint written, but $resubmits resubmissions reached GRIDFLOW_MAX_RESUBMITS;" \
+if [ "$ended" -eq 1 ] || [ "$resubmits" -ge "$max_resubmits" ]; then
+  why="the job was sent TERM"
+  [ "$ended" -eq 1 ] || why="$resubmits resubmissions reached GRIDFLOW_MAX_RESUBMITS"
+  echo "gridflow job $job: checkpoint written, but $why: no continuation queued;" \
        "continue with GRIDFLOW_OUTPUT_DIR=$out and restart=latest" >&2
   exit 75
 fi

@@ -5,7 +5,8 @@
 #   1. the CPU script as shipped: the HDF5 it writes holds the right field (srun and mpirun
 #      for Slurm: the same field bitwise);
 #   2. a longer run gets the scheduler's warning signal, checkpoints, exits 75, is queued again,
-#      continues from the checkpoint, and ends with the files of an uninterrupted run, bitwise.
+#      continues from the checkpoint, and ends with the files of an uninterrupted run, bitwise;
+#   3. (Slurm) a run cancelled with scancel checkpoints but is not requeued.
 # Every wait is bounded; the trap stops the daemons (and so the jobs) on any exit.
 set -euo pipefail
 mode=$1 exe=$2 scratch=$3
@@ -145,4 +146,17 @@ last=$(scontrol show job | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail 
 [ "$(job_exit "$last")" = 0:0 ] || fail "job $last ended with $(job_exit "$last")"
 check_run "$out" "$(last_step "$ref")"
 same_fields "$ref" "$out"
+if [ "$mode" = slurm ]; then
+  echo "== 3. scancel (TERM): a checkpoint, but no continuation"
+  rm -f gridflow-*.out
+  out=$scratch/cancelled
+  id=$(GRIDFLOW_OUTPUT_DIR=$out sbatch --parsable jobs/slurm_cpu.sbatch "$deck" "${long[@]}")
+  for ((i = 0; i < 120; ++i)); do [ -e "$out/heat2d_00001000.h5" ] && break; sleep 0.5; done
+  [ -e "$out/heat2d_00001000.h5" ] || fail "job $id wrote no step 1000 in 60 s"
+  scancel "$id"
+  wait_queue_empty 60 || fail "job $id still queued 60 s after scancel"
+  grep -q "no continuation queued" gridflow-"$id".out || { cat gridflow-"$id".out; fail "no 'no continuation' message"; }
+  compgen -G "$out/heat2d_checkpoint_*.h5" > /dev/null || fail "no checkpoint after scancel"
+  scontrol show job "$id" | grep -q "Restarts=0 " || fail "job $id was requeued after scancel"
+fi
 echo "PASS ($mode)"
