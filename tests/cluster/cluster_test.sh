@@ -133,7 +133,7 @@ scancel --batch --signal=USR1 "$id"
 wait_queue_empty 150 || fail "job $id and its continuation still queued after 150 s"
 logs=$(cat gridflow-*.out ./*.[oe][0-9]* 2> /dev/null || true)
 echo "$logs" | grep -E "^checkpoint: step|^stopped at|queueing|continuing" || true
-echo "$logs" | grep -q "signal received" || fail "the batch shell's trap did not run"
+echo "$logs" | grep -q "USR1 received, asking gridflow" || fail "the batch shell's trap did not run"
 ckpt=$(echo "$logs" | sed -n 's/^checkpoint: step [0-9]* -> //p' | head -1)
 [[ -n $ckpt && -e $ckpt ]] || fail "no checkpoint written (or it is gone): '$ckpt'"
 echo "$logs" | grep -q "queueing the continuation" || fail "exit 75 did not queue a continuation"
