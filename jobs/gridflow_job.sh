@@ -35,29 +35,28 @@ case $scheduler in
     job=${SLURM_JOB_ID:?run this inside a Slurm job}
     # A requeued job keeps its id, options and arguments; Slurm counts the requeues.
     resubmits=${SLURM_RESTART_COUNT:-0}
-    # The CPU script asks for whole nodes without a task count: one rank per core then.
-    ranks=${SLURM_NTASKS:-$((SLURM_CPUS_ON_NODE * SLURM_JOB_NUM_NODES))}
-    per_node=$((ranks / SLURM_JOB_NUM_NODES))
+    # The CPU script asks for whole nodes without a task count: one rank per CPU of the node.
+    per_node=()
+    [ -n "${SLURM_NTASKS:-}" ] || per_node=(--ntasks-per-node="$SLURM_CPUS_ON_NODE")
     case ${GRIDFLOW_LAUNCHER:-srun} in
       # srun does not take --cpus-per-task from the job since Slurm 22.05: without it each rank
       # would get one core for its OpenMP threads.
-      srun) launch=(srun --mpi=pmix --ntasks="$ranks" --ntasks-per-node="$per_node"
-                         --cpus-per-task="${SLURM_CPUS_PER_TASK:-1}") ;;
-      mpirun) launch=(mpirun -np "$ranks" --map-by "ppr:$per_node:node" --bind-to none) ;;
+      srun) launch=(srun --mpi=pmix "${per_node[@]}" --cpus-per-task="${SLURM_CPUS_PER_TASK:-1}") ;;
+      # mpirun starts one rank per task slot of the allocation. --bind-to none: Open MPI's default
+      # binding can pin a rank to one core, where its OpenMP threads would queue.
+      mpirun) launch=(mpirun --bind-to none) ;;
       *) echo "gridflow job: GRIDFLOW_LAUNCHER must be srun or mpirun" >&2; exit 2 ;;
     esac
     ;;
   pbs)
     # slurm-wlm-torque's qsub runs the job under Slurm, which sets no PBS_* variables.
-    job=${PBS_JOBID:-${SLURM_JOB_ID:?run this inside a PBS job}}
-    job=${job%%.*}
+    job_full=${PBS_JOBID:-${SLURM_JOB_ID:?run this inside a PBS job}}
+    job=${job_full%%.*}   # 1234.server: the folder takes 1234, the dependency the full id
     resubmits=${GRIDFLOW_RESUBMIT_COUNT:-0}
-    if [ -n "${PBS_NODEFILE:-}" ]; then
-      # PBS lists each node once per MPI process (mpiprocs), so the node file counts the ranks.
-      launch=(mpirun -np "$(wc -l < "$PBS_NODEFILE")" --hostfile "$PBS_NODEFILE" --bind-to none)
-    else
-      launch=(mpirun -np "${SLURM_NTASKS:-1}" --bind-to none)
-    fi
+    # One rank per line of the node file (PBS lists each node once per mpiprocs), or per task
+    # slot of the Slurm allocation under Slurm's qsub.
+    launch=(mpirun --bind-to none)
+    [ -z "${PBS_NODEFILE:-}" ] || launch+=(--hostfile "$PBS_NODEFILE")
     ;;
   *) echo "gridflow job: GRIDFLOW_SCHEDULER must be slurm or pbs" >&2; exit 2 ;;
 esac
@@ -107,6 +106,6 @@ case $scheduler in
   # the environment (-V: qsub -v splits at commas and Slurm's qsub at spaces).
   pbs) export GRIDFLOW_DECK=$deck GRIDFLOW_OUTPUT_DIR=$out GRIDFLOW_RESUBMIT_COUNT=$((resubmits + 1))
        export GRIDFLOW_OVERRIDES="${overrides[*]}"
-       qsub -V -W "depend=afterany:$job" "${GRIDFLOW_JOB_SCRIPT:?}" ;;
+       qsub -V -W "depend=afterany:$job_full" "${GRIDFLOW_JOB_SCRIPT:?}" ;;
 esac
 exit 75
