@@ -14,9 +14,10 @@ namespace gridflow::app {
 
 template <class T, int Dim>
 CheckpointObserver<T, Dim>::CheckpointObserver(const CheckpointOptions& options, std::string basename, Save save,
-                                               std::optional<double> seconds_left, std::string limit_source, bool root)
+                                               std::optional<double> seconds_left, std::string limit_source, bool root,
+                                               bool at_end)
     : m_options(options), m_basename(std::move(basename)), m_save(std::move(save)), m_limit_source(std::move(limit_source)),
-      m_root(root) {
+      m_root(root), m_at_end(at_end) {
   const double now = MPI_Wtime();
   if (seconds_left) {
     m_margin = m_options.margin_for(*seconds_left);
@@ -82,7 +83,7 @@ void CheckpointObserver<T, Dim>::act(const RunState<T, Dim>& state, RunControl& 
   m_measured_at = now;
   const bool by_steps = m_options.every_steps > 0 && state.step % m_options.every_steps == 0;
   if (state.ending) {  // complete: a checkpoint only where one is due (a later run may go further)
-    if (by_steps) write(state);
+    if (by_steps && m_at_end) write(state);
     return;
   }
   const int signal = static_cast<int>(agreed[0]);

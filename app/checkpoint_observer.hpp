@@ -29,8 +29,10 @@ class CheckpointObserver final : public Observer<T, Dim> {
   /// `basename`: the file prefix (output.name). `seconds_left`: the time the run has from now, if
   /// limited (time_budget.hpp), with `limit_source` naming where the limit came from. `root`:
   /// whether this rank prints.
+  /// `at_end`: whether a run that ends by its own rule at a step due for a checkpoint writes one
+  /// there (a time-stepped run, which a later run may take further; not a concluded solve).
   CheckpointObserver(const CheckpointOptions& options, std::string basename, Save save, std::optional<double> seconds_left,
-                     std::string limit_source, bool root);
+                     std::string limit_source, bool root, bool at_end = true);
 
   std::string name() const override { return "checkpoint"; }
   void on_start(const RunState<T, Dim>& state) override;
@@ -54,6 +56,7 @@ class CheckpointObserver final : public Observer<T, Dim> {
   double m_margin = 0;
   std::string m_limit_source;
   bool m_root;
+  bool m_at_end;
   double m_interval = 1.0;      // seconds of stepping between clock boundaries
   std::int64_t m_cadence = 1;   // steps between clock boundaries: the same on every rank
   std::int64_t m_measured_step = 0;
