@@ -68,7 +68,7 @@ void CheckpointObserver<T, Dim>::act(const RunState<T, Dim>& state, RunControl& 
   // rank decides alike), seconds per step (the slowest rank's).
   const bool root_rank = state.decomposition.rank() == 0;
   const double steps = static_cast<double>(std::max<std::int64_t>(1, state.step - m_measured_step));
-  double local[4] = {static_cast<double>(m_signals.received()),
+  double local[4] = {static_cast<double>(StopSignals::received()),
                      root_rank && m_deadline && now >= *m_deadline ? 1.0 : 0.0,
                      root_rank && m_options.every_seconds > 0 && now - m_last_checkpoint >= m_options.every_seconds ? 1.0 : 0.0,
                      (now - m_measured_at) / steps};

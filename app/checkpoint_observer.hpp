@@ -37,7 +37,7 @@ class CheckpointObserver final : public Observer<T, Dim> {
   std::string name() const override { return "checkpoint"; }
   void on_start(const RunState<T, Dim>& state) override;
   std::int64_t next_step(const RunState<T, Dim>& state) const override;
-  bool flag_raised() const override { return m_signals.received() != 0; }
+  bool flag_raised() const override { return StopSignals::received() != 0; }
   void act(const RunState<T, Dim>& state, RunControl& control) override;
 
   /// The checkpoints written by this run, the last one last.
@@ -51,7 +51,6 @@ class CheckpointObserver final : public Observer<T, Dim> {
   CheckpointOptions m_options;
   std::string m_basename;
   Save m_save;
-  StopSignals m_signals;
   std::optional<double> m_deadline;  // MPI_Wtime() at which to stop, margin included
   double m_margin = 0;
   std::string m_limit_source;

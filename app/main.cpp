@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "app/poisson3d_run.hpp"
 #include "app/poisson3d_tune.hpp"
 #include "app/run_setup.hpp"
+#include "app/stop_signals.hpp"
 
 namespace {
 
@@ -58,6 +60,11 @@ int tune_deck(const std::string& deck_path, const std::vector<std::string>& over
 }  // namespace
 
 int main(int argc, char** argv) {
+  // SIGTERM, SIGINT and SIGUSR1 stop a run at its next step boundary with a checkpoint (exit
+  // status 75) instead of killing it; installed before MPI_Init, since mpirun forwards a signal to
+  // processes that may still be starting. Not for the tune subcommand, which has nothing to save.
+  std::optional<gridflow::app::StopSignals> signals;
+  signals.emplace();
   gridflow::io::avoid_broken_mpiio();
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -91,6 +98,7 @@ int main(int argc, char** argv) {
       MPI_Finalize();
       return status;
     }
+    if (tune->parsed()) signals.reset();
     gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
     Kokkos::ScopeGuard kokkos(argc, argv);
     status = tune->parsed() ? tune_deck(tune_deck_path, tune_overrides) : run_deck(deck_path, overrides, summary);
