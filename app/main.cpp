@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
     app.add_option("overrides", overrides, "key=value pairs that replace deck keys, e.g. grid.n=[2049,2049]");
     app.add_option("--summary", summary, "write the run's figures (throughput, phase times) as JSON to this file");
     app.set_version_flag("--version", version_text());
+    app.footer("Checkpoints: checkpoint.every=N (steps) or =30m (wall clock); continue with restart=latest or restart=PATH.\n"
+               "SIGTERM, SIGINT or SIGUSR1, and run.wall_limit or the Slurm/PBS job's end, stop a run with a checkpoint.\n"
+               "Exit status: 0 done; 1 failure during the run; 2 bad input; 75 stopped early with a checkpoint\n"
+               "(resubmit with restart=latest); 130 a second SIGINT.");
     CLI::App* tune = app.add_subcommand("tune", "tune the deck's kernels for its grid and store the choice in the "
                                                 "tuning cache (tuning.cache), without running it");
     std::string tune_deck_path;
