@@ -209,11 +209,11 @@ def poisson():
             print(f"{solver} {first} -> {second} ranks: {how}")
 
 
-def interrupted(ranks, deck, out, sig, overrides, delay):
+def interrupted(ranks, deck, out, sig, overrides, delay, env=None):
     """Starts a run, sends `sig` after `delay` seconds (to mpirun, which forwards SIGUSR1, or to the
     one process), and returns its exit status and output."""
     p = subprocess.Popen(command(ranks, deck, f"output.dir={out}", *overrides), stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True)
+                         stderr=subprocess.STDOUT, text=True, env=None if env is None else {**os.environ, **env})
     time.sleep(delay)
     if sig is not None:
         p.send_signal(sig)
@@ -233,11 +233,13 @@ def signals():
     seed = int(os.environ.get("GRIDFLOW_TEST_SEED", random.randrange(1 << 30)))
     rng = random.Random(seed)
     print(f"seed {seed} (GRIDFLOW_TEST_SEED reproduces it)")
-    cases = [("SIGTERM", 1, signal.SIGTERM, []), ("SIGUSR1 through mpirun", 2, signal.SIGUSR1, []),
-             ("run.wall_limit", 1, None, ["run.wall_limit=1s", "run.wall_margin=0.5"])]
-    for what, ranks, sig, extra in cases:
+    cases = [("SIGTERM", 1, signal.SIGTERM, [], None), ("SIGUSR1 through mpirun", 2, signal.SIGUSR1, [], None),
+             ("run.wall_limit", 1, None, ["run.wall_limit=1s", "run.wall_margin=0.5"], None),
+             ("SLURM_JOB_END_TIME", 1, None, ["run.wall_margin=1s"],
+              {"SLURM_JOB_ID": "1", "SLURM_JOB_END_TIME": str(int(time.time()) + 2)})]
+    for what, ranks, sig, extra, env in cases:
         out = fresh("signal_" + what.split()[0].replace(".", "_"))
-        status, text = interrupted(ranks, deck, out, sig, extra, rng.uniform(0.2, 0.8))
+        status, text = interrupted(ranks, deck, out, sig, extra, rng.uniform(0.2, 0.8), env)
         lines = [l for l in text.splitlines() if l.startswith("stopped at step")]
         if status != 75 or not lines:
             fail(f"{what}: exit {status}, expected 75 with a 'stopped at step' line\n{text[-2000:]}")
@@ -262,6 +264,17 @@ def signals():
             fail(f"{what}: files {output_files(out)}, expected {output_files(straight)}")
         check_xdmf(out, "heat2d", list(range(0, 6001, 1500)))
         print(f"{what}: stopped at step {step}, exit 75, restart identical")
+
+    # Checkpoints by the wall clock, the newest one kept.
+    out = fresh("signal_timed")
+    started = time.time()
+    run(1, deck, f"output.dir={out}", 'checkpoint.every="0.5s"', "checkpoint.keep=1")
+    took = time.time() - started
+    kept = glob.glob(os.path.join(out, "*_checkpoint_*.h5"))
+    if len(kept) > 1 or (took > 2 and not kept):
+        fail(f"checkpoint.every = 0.5 s, keep = 1, in a run of {took:.1f} s left {kept}")
+    else:
+        print(f"checkpoint.every = 0.5 s: {len(kept)} kept after {took:.1f} s")
 
 
 def errors():
