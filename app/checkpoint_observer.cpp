@@ -34,7 +34,7 @@ void CheckpointObserver<T, Dim>::on_start(const RunState<T, Dim>& state) {
   m_measured_step = state.step;
   m_measured_at = MPI_Wtime();
   if (m_root && m_deadline) {
-    std::printf("  time limit: %s; stopping with a checkpoint %.0f s before it\n", m_limit_source.c_str(), m_margin);
+    std::printf("  time limit: %s; stopping with a checkpoint %.1f s before it\n", m_limit_source.c_str(), m_margin);
     std::fflush(stdout);
   }
 }
@@ -49,6 +49,7 @@ void CheckpointObserver<T, Dim>::write(const RunState<T, Dim>& state) {
   const double started = MPI_Wtime();
   std::error_code ec;
   if (state.decomposition.rank() == 0) std::filesystem::create_directories(m_options.dir, ec);
+  GRIDFLOW_MPI_CHECK(MPI_Barrier(state.comm()));  // the folder exists before any rank opens the file
   const std::string path = (std::filesystem::path(m_options.dir) / io::checkpoint_file_name(m_basename, state.step)).string();
   m_save(state, path);
   io::prune_checkpoints(m_options.dir, m_basename, m_options.keep, state.comm());

@@ -107,9 +107,9 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
   // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
   auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});
   const bool on_device = space == mesh::MemorySpace::device;
-  if (restarting && solve) {  // the solve continues from the checkpoint's state
+  if (restarting) {  // the solve continues from the checkpoint's state
     const io::CheckpointReader<3> reader(restart_path(checkpoint, config.run.output_name, d.comm()), d);
-    const PoissonRestart restart = restore_poisson_checkpoint<T>(reader, *solve, deck, d.size(), on_device);
+    const PoissonRestart restart = restore_poisson_checkpoint<T>(reader, solve.get(), deck, d.size(), on_device);
     if (root) {
       std::printf("  restart from %s: iteration %lld, residual %.6e (written by %s on %lld rank(s))\n", reader.path().c_str(),
                   static_cast<long long>(restart.step), restart.relative_residual, reader.content().code_version.c_str(),

@@ -48,13 +48,16 @@ void save_poisson_checkpoint(const std::string& path, const RunState<T, 3>& stat
 }
 
 template <class T>
-PoissonRestart restore_poisson_checkpoint(const io::CheckpointReader<3>& reader, solver::PoissonSolve<T>& solve,
+PoissonRestart restore_poisson_checkpoint(const io::CheckpointReader<3>& reader, solver::PoissonSolve<T>* solve,
                                           const Deck& deck, int ranks, bool on_device) {
   const auto& c = reader.content();
   const std::string& path = reader.path();
   if (c.problem != "poisson3d") throw InputError("key 'problem': the checkpoint " + path + " is of a " + c.problem + " run");
   require_same_physics(c, physics_keys(deck), path);
-  for (const auto& [name, field] : solve.state_fields()) {
+  PoissonRestart out;
+  out.step = c.step;
+  if (!solve) return out;
+  for (const auto& [name, field] : solve->state_fields()) {
     auto host = host_copy(*field, name);
     reader.read_field(name, *host);
     field->copy_from(*host);
@@ -65,13 +68,11 @@ PoissonRestart restore_poisson_checkpoint(const io::CheckpointReader<3>& reader,
   const auto* sec = c.array("history_seconds");
   if (it && res && sec && it->size() == res->size() && it->size() == sec->size())
     for (std::size_t i = 0; i < it->size(); ++i) history.push_back({static_cast<std::int64_t>((*it)[i]), (*res)[i], (*sec)[i]});
-  PoissonRestart out;
-  out.step = c.step;
   out.relative_residual = history.empty() ? 0 : history.back().relative_residual;
-  solve.restore(c.step, std::move(history), c.scalars);
+  solve->restore(c.step, std::move(history), c.scalars);
   const bool same_place = c.ranks == ranks && c.memory_space == (on_device ? "device" : "host");
   if (!c.integers.empty()) {
-    if (same_place) solve.apply_tuning_choice(c.integers);
+    if (same_place) solve->apply_tuning_choice(c.integers);
     else
       out.tuning_note = "the checkpoint's tuning (" + std::to_string(c.ranks) + " rank(s), " + c.memory_space +
                         ") does not apply here: the rest of the solve runs with the defaults, untuned";
@@ -83,9 +84,9 @@ template void save_poisson_checkpoint<float>(const std::string&, const RunState<
                                              const Deck&, bool);
 template void save_poisson_checkpoint<double>(const std::string&, const RunState<double, 3>&, solver::PoissonSolve<double>*,
                                               const Deck&, bool);
-template PoissonRestart restore_poisson_checkpoint<float>(const io::CheckpointReader<3>&, solver::PoissonSolve<float>&,
+template PoissonRestart restore_poisson_checkpoint<float>(const io::CheckpointReader<3>&, solver::PoissonSolve<float>*,
                                                           const Deck&, int, bool);
-template PoissonRestart restore_poisson_checkpoint<double>(const io::CheckpointReader<3>&, solver::PoissonSolve<double>&,
+template PoissonRestart restore_poisson_checkpoint<double>(const io::CheckpointReader<3>&, solver::PoissonSolve<double>*,
                                                            const Deck&, int, bool);
 
 }  // namespace gridflow::app

@@ -24,18 +24,19 @@ struct PoissonRestart {
 };
 
 /// Collective: checks the checkpoint against this run (problem, physics keys: InputError naming the
-/// key) and puts its state into `solve`, just started on the same problem.
+/// key) and puts its state into `solve`, just started on the same problem (null: nothing to solve,
+/// only the checks).
 template <class T>
-PoissonRestart restore_poisson_checkpoint(const io::CheckpointReader<3>& reader, solver::PoissonSolve<T>& solve,
+PoissonRestart restore_poisson_checkpoint(const io::CheckpointReader<3>& reader, solver::PoissonSolve<T>* solve,
                                           const Deck& deck, int ranks, bool on_device);
 
 extern template void save_poisson_checkpoint<float>(const std::string&, const RunState<float, 3>&, solver::PoissonSolve<float>*,
                                                     const Deck&, bool);
 extern template void save_poisson_checkpoint<double>(const std::string&, const RunState<double, 3>&,
                                                      solver::PoissonSolve<double>*, const Deck&, bool);
-extern template PoissonRestart restore_poisson_checkpoint<float>(const io::CheckpointReader<3>&, solver::PoissonSolve<float>&,
+extern template PoissonRestart restore_poisson_checkpoint<float>(const io::CheckpointReader<3>&, solver::PoissonSolve<float>*,
                                                                  const Deck&, int, bool);
-extern template PoissonRestart restore_poisson_checkpoint<double>(const io::CheckpointReader<3>&, solver::PoissonSolve<double>&,
+extern template PoissonRestart restore_poisson_checkpoint<double>(const io::CheckpointReader<3>&, solver::PoissonSolve<double>*,
                                                                   const Deck&, int, bool);
 
 }  // namespace gridflow::app
