@@ -14,9 +14,10 @@ namespace gridflow::app {
 
 template <class T, int Dim>
 CheckpointObserver<T, Dim>::CheckpointObserver(const CheckpointOptions& options, std::string basename, Save save,
-                                               std::optional<double> seconds_left, std::string limit_source, bool root)
+                                               std::optional<double> seconds_left, std::string limit_source, bool root,
+                                               bool at_end)
     : m_options(options), m_basename(std::move(basename)), m_save(std::move(save)), m_limit_source(std::move(limit_source)),
-      m_root(root) {
+      m_root(root), m_at_end(at_end) {
   const double now = MPI_Wtime();
   if (seconds_left) {
     m_margin = m_options.margin_for(*seconds_left);
@@ -33,7 +34,7 @@ void CheckpointObserver<T, Dim>::on_start(const RunState<T, Dim>& state) {
   m_measured_step = state.step;
   m_measured_at = MPI_Wtime();
   if (m_root && m_deadline) {
-    std::printf("  time limit: %s; stopping with a checkpoint %.0f s before it\n", m_limit_source.c_str(), m_margin);
+    std::printf("  time limit: %s; stopping with a checkpoint %.1f s before it\n", m_limit_source.c_str(), m_margin);
     std::fflush(stdout);
   }
 }
@@ -48,6 +49,7 @@ void CheckpointObserver<T, Dim>::write(const RunState<T, Dim>& state) {
   const double started = MPI_Wtime();
   std::error_code ec;
   if (state.decomposition.rank() == 0) std::filesystem::create_directories(m_options.dir, ec);
+  GRIDFLOW_MPI_CHECK(MPI_Barrier(state.comm()));  // the folder exists before any rank opens the file
   const std::string path = (std::filesystem::path(m_options.dir) / io::checkpoint_file_name(m_basename, state.step)).string();
   m_save(state, path);
   io::prune_checkpoints(m_options.dir, m_basename, m_options.keep, state.comm());
@@ -67,7 +69,7 @@ void CheckpointObserver<T, Dim>::act(const RunState<T, Dim>& state, RunControl& 
   // rank decides alike), seconds per step (the slowest rank's).
   const bool root_rank = state.decomposition.rank() == 0;
   const double steps = static_cast<double>(std::max<std::int64_t>(1, state.step - m_measured_step));
-  double local[4] = {static_cast<double>(m_signals.received()),
+  double local[4] = {static_cast<double>(StopSignals::received()),
                      root_rank && m_deadline && now >= *m_deadline ? 1.0 : 0.0,
                      root_rank && m_options.every_seconds > 0 && now - m_last_checkpoint >= m_options.every_seconds ? 1.0 : 0.0,
                      (now - m_measured_at) / steps};
@@ -82,7 +84,7 @@ void CheckpointObserver<T, Dim>::act(const RunState<T, Dim>& state, RunControl& 
   m_measured_at = now;
   const bool by_steps = m_options.every_steps > 0 && state.step % m_options.every_steps == 0;
   if (state.ending) {  // complete: a checkpoint only where one is due (a later run may go further)
-    if (by_steps) write(state);
+    if (by_steps && m_at_end) write(state);
     return;
   }
   const int signal = static_cast<int>(agreed[0]);

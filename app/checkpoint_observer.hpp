@@ -29,13 +29,15 @@ class CheckpointObserver final : public Observer<T, Dim> {
   /// `basename`: the file prefix (output.name). `seconds_left`: the time the run has from now, if
   /// limited (time_budget.hpp), with `limit_source` naming where the limit came from. `root`:
   /// whether this rank prints.
+  /// `at_end`: whether a run that ends by its own rule at a step due for a checkpoint writes one
+  /// there (a time-stepped run, which a later run may take further; not a concluded solve).
   CheckpointObserver(const CheckpointOptions& options, std::string basename, Save save, std::optional<double> seconds_left,
-                     std::string limit_source, bool root);
+                     std::string limit_source, bool root, bool at_end = true);
 
   std::string name() const override { return "checkpoint"; }
   void on_start(const RunState<T, Dim>& state) override;
   std::int64_t next_step(const RunState<T, Dim>& state) const override;
-  bool flag_raised() const override { return m_signals.received() != 0; }
+  bool flag_raised() const override { return StopSignals::received() != 0; }
   void act(const RunState<T, Dim>& state, RunControl& control) override;
 
   /// The checkpoints written by this run, the last one last.
@@ -49,11 +51,11 @@ class CheckpointObserver final : public Observer<T, Dim> {
   CheckpointOptions m_options;
   std::string m_basename;
   Save m_save;
-  StopSignals m_signals;
   std::optional<double> m_deadline;  // MPI_Wtime() at which to stop, margin included
   double m_margin = 0;
   std::string m_limit_source;
   bool m_root;
+  bool m_at_end;
   double m_interval = 1.0;      // seconds of stepping between clock boundaries
   std::int64_t m_cadence = 1;   // steps between clock boundaries: the same on every rank
   std::int64_t m_measured_step = 0;

@@ -44,7 +44,7 @@ StopSignals::~StopSignals() {
   g_installed = false;
 }
 
-int StopSignals::received() const { return g_signal; }
+int StopSignals::received() { return g_signal; }
 
 const char* StopSignals::name(int signal) {
   switch (signal) {

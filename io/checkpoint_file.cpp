@@ -247,13 +247,13 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
       H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(1, &n, nullptr)));
       H5Dataset dataset(GRIDFLOW_H5_CHECK(
           H5Dcreate2(array_group, name.c_str(), H5T_NATIVE_DOUBLE, file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+      if (n == 0) continue;  // an empty history: the dataset of shape (0,) is all there is
       H5Space memory_space(GRIDFLOW_H5_CHECK(H5Screate_simple(1, &n, nullptr)));
-      if (decomposition.rank() != 0 || n == 0) {
+      if (decomposition.rank() != 0) {
         GRIDFLOW_H5_CHECK(H5Sselect_none(file_space));
         GRIDFLOW_H5_CHECK(H5Sselect_none(memory_space));
       }
-      const double dummy = 0;
-      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, dxpl, n ? values.data() : &dummy));
+      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, dxpl, values.data()));
     }
     array_group.close();
 
