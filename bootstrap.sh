@@ -13,7 +13,8 @@ packages=(cmake make g++ git pkg-config openmpi-bin libopenmpi-dev libhdf5-openm
           libtrilinos-kokkos-dev libtomlplusplus-dev libcli11-dev libmuparser-dev libspdlog-dev libfmt-dev
           nlohmann-json3-dev
           libfftw3-dev libgtest-dev python3 python3-h5py python3-numpy python3-matplotlib python3-pip libxml2-dev
-          python3-meshio python3-scipy)
+          python3-meshio python3-scipy
+          slurm-wlm slurmctld slurmd slurm-client slurm-wlm-torque munge shellcheck)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

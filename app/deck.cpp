@@ -156,6 +156,11 @@ std::size_t Deck::blocks(const std::string& key) {
   return a->size();
 }
 
+bool Deck::is_string(const std::string& key) const {
+  const auto* n = find(key);
+  return n && n->is_string();
+}
+
 void Deck::wrong_type(const std::string& key, const std::string& expected) const {
   throw InputError("key '" + key + "': expected " + expected + ", got " + type_name(*find(key)));
 }

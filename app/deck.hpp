@@ -51,6 +51,9 @@ class Deck {
   /// "key[i].name"; unread ones are unknown keys like any other. InputError when `key` is
   /// something else.
   std::size_t blocks(const std::string& key);
+  /// Whether the deck sets `key` to a string (for keys that take a number or a text, such as a
+  /// duration "30m" or a step count).
+  bool is_string(const std::string& key) const;
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt,
                      const std::vector<std::string>& choices = {});
   double number(const std::string& key, std::optional<double> fallback = std::nullopt);

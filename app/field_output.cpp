@@ -32,6 +32,7 @@ void FieldOutput<T, Dim>::write(std::int64_t step, double time, double dt, const
     io::Attributes run = m_run_info();
     run.insert(run.end(), m_added.begin(), m_added.end());
     m_series.emplace(m_decomposition, m_options.directory, m_options.basename, std::move(run), m_input);
+    m_series->continue_series(m_earlier);
   }
   if (m_measure) m_series->set_run_attributes(m_measure());
   std::vector<io::NamedField<T, Dim>> host;
@@ -45,7 +46,18 @@ void FieldOutput<T, Dim>::write(std::int64_t step, double time, double dt, const
 }
 
 template <class T, int Dim>
+void FieldOutput<T, Dim>::continue_series(std::vector<io::XdmfStep> earlier) {
+  if (!earlier.empty()) m_last_written = earlier.back().step;
+  if (m_series) m_series->continue_series(earlier);
+  m_earlier = std::move(earlier);
+}
+
+template <class T, int Dim>
 void FieldOutput<T, Dim>::act(const RunState<T, Dim>& state, RunControl&) {
+  // A run stopped with a checkpoint continues later: its last state is no output of the run (the
+  // series of the continued run then has the steps of an uninterrupted one).
+  const bool regular = m_options.every > 0 && state.step % m_options.every == 0;
+  if (state.ending && state.stop && state.stop->checkpointed() && !regular) return;
   if (state.step != m_last_written) write(state.step, state.time, state.dt, state.fields);
 }
 

@@ -53,8 +53,15 @@ class FieldOutput final : public Observer<T, Dim> {
   bool acts_at_end() const override { return true; }
   void act(const RunState<T, Dim>& state, RunControl& control) override;
 
+  /// Continues the series of the run a restart continues: the index lists `earlier` first.
+  void continue_series(std::vector<io::XdmfStep> earlier);
+  /// The steps of the index so far (those of an earlier run first), for a checkpoint.
+  std::vector<io::XdmfStep> series_steps() const { return m_series ? m_series->steps() : m_earlier; }
+
   /// Seconds spent writing, host copies included.
   double seconds() { return m_timer.seconds(); }
+  /// Whether a file has been written (by this run).
+  bool written() const { return m_series.has_value(); }
   /// The XDMF index; once a file has been written.
   const std::string& xdmf_path() const;
 
@@ -70,6 +77,7 @@ class FieldOutput final : public Observer<T, Dim> {
   std::int64_t m_last_written = -1;
   std::int64_t m_files_written = 0;
   std::vector<DatasetSource> m_sources;
+  std::vector<io::XdmfStep> m_earlier;  // continue_series before the series opened
   solver::PhaseTimer m_timer{mesh::MemorySpace::host, nullptr};
 };
 

@@ -18,16 +18,21 @@
 #include "solver/ghost_width_plan.hpp"
 #include "solver/heat_solver.hpp"
 #include "solver/heat_run_tuning.hpp"
+#include "app/checkpoint_observer.hpp"
+#include "app/checkpoint_options.hpp"
 #include "app/field_output.hpp"
 #include "app/spectrum_diagnostic.hpp"
 #include "app/finite_check.hpp"
 #include "app/ghost_width_report.hpp"
+#include "app/heat_checkpoint.hpp"
 #include "app/heat_stepping.hpp"
 #include "app/phase_table.hpp"
+#include "app/restart.hpp"
 #include "app/run_loop.hpp"
 #include "app/run_setup.hpp"
 #include "app/run_summary.hpp"
 #include "app/step_progress.hpp"
+#include "app/time_budget.hpp"
 
 namespace gridflow::app {
 
@@ -45,8 +50,8 @@ std::string describe_device(mesh::MemorySpace space) {
 
 template <class T>
 int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, const Deck& deck,
-        const mesh::Decomposition<2>& decomposition,
-         mesh::MemorySpace space, halo::Transport transport, const std::string& summary_path) {
+        const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space, halo::Transport transport,
+        const std::string& summary_path, const CheckpointOptions& checkpoint) {
   const MPI_Comm comm = decomposition.comm();
   const bool root = decomposition.rank() == 0;
   const double wall_start = MPI_Wtime();
@@ -79,6 +84,22 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
                                                  kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
 
+  // A restart continues the checkpoint's run: its solution, step and output series.
+  std::optional<HeatRestart> restart;
+  if (!checkpoint.restart.empty()) {
+    const io::CheckpointReader<2> reader(restart_path(checkpoint, config.run.output_name, comm), decomposition);
+    restart = restore_heat_checkpoint<T>(reader, *started, deck, config.dt, config.steps, config.run.output_name,
+                                         decomposition.size());
+    if (root) {
+      std::printf("  restart from %s: step %lld, t = %.6e (written by %s on %lld rank(s))\n", reader.path().c_str(),
+                  static_cast<long long>(restart->step), static_cast<double>(restart->step) * config.dt,
+                  reader.content().code_version.c_str(), static_cast<long long>(reader.content().ranks));
+      if (!restart->tuning_note.empty()) std::printf("  %s\n", restart->tuning_note.c_str());
+      std::fflush(stdout);
+    }
+  }
+  const std::int64_t first_step = restart ? restart->step : 0;
+
   const std::int64_t steps = config.steps;
   const std::int64_t every = config.run.output_every;
   const std::int64_t report_every = config.run.progress_every > 0 ? config.run.progress_every : std::max<std::int64_t>(1, steps / 10);
@@ -99,20 +120,27 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   const auto spectra = attach_spectra(output, decomposition, diagnostics);
   // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
   // /Info names, the file waits for the choice and step 0 waits in a host copy (a small grid).
-  const bool step0_waits = device_tuned && every > 0 && config.run.output_enabled;
+  const bool step0_waits = !restart && device_tuned && every > 0 && config.run.output_enabled;
+  if (restart) output.continue_series(restart->series);
   std::optional<mesh::Field<T, 2>> step0;
   if (step0_waits) {
     step0.emplace(decomposition.owned(), ghost_width.plan.capacity(), mesh::MemorySpace::host, "u_host");
     step0->copy_from(started->solution());
-  } else if (every > 0) {
+  } else if (every > 0 && !restart) {
     loop.fields().point_to({{"u", &started->solution()}}, stream);  // its host buffer then serves the loop's steps too
     output.write(0, 0.0, config.dt, loop.fields());
   }
   // The tuning's runs are the run's first steps; they stop short of the first output.
   const double tuning_start = MPI_Wtime();
-  auto tuned =
-      solver::tune_heat_run(std::move(started), config, decomposition, ghost_width.plan, every > 0 ? std::min(every, steps) : steps);
+  // A restart on the checkpoint's rank count and memory space takes the checkpoint's choice and
+  // tunes nothing; elsewhere the tuning takes the steps up to the next output, as at a start.
+  solver::HeatConfig tuning_config = config;
+  if (restart && restart->tunables) tuning_config.run.tuning.mode = autotune::TuningMode::off;
+  const std::int64_t tuning_steps =
+      (every > 0 ? std::min(next_multiple(first_step, every), steps) : steps) - first_step;
+  auto tuned = solver::tune_heat_run(std::move(started), tuning_config, decomposition, ghost_width.plan, tuning_steps);
   solver::HeatSolver<T>& solver = *tuned.solver;
+  if (restart && restart->tunables) solver.set_tunables(*restart->tunables);
   // From here on each file's /Info says what the solver's exchanges have used since the tuning.
   const auto ghost_width_used = [&solver, chosen = solver.tunables().ghost_width, after_tuning = solver.exchanges_by_width()] {
     return solver::ghost_width_use(chosen, after_tuning, solver.exchanges_by_width());
@@ -124,7 +152,11 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   solver.wait();
   const double tuning_seconds = MPI_Wtime() - tuning_start;  // its steps are in the stencil phases too
   device_name = describe_device(solver.space());
-  if (root && config.run.tuning.mode != autotune::TuningMode::off) {
+  if (root && restart && restart->tunables) {
+    std::printf("  tuning as in the checkpoint: ghost width %d, %s\n", solver.tunables().ghost_width,
+                halo::to_string(solver.tunables().transport).c_str());
+    std::fflush(stdout);
+  } else if (root && config.run.tuning.mode != autotune::TuningMode::off) {
     std::printf("%s", tuned.text().c_str());
     if (tuned.device) std::printf("  device: %s\n", device_name.c_str());
     if (tuned.steps_taken() > 0)
@@ -160,6 +192,14 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   loop.add(progress);
   loop.add(output);
   loop.add(timing);
+  const auto budget = find_time_budget(checkpoint.wall_limit, comm);
+  CheckpointObserver<T, 2> checkpointer(
+      checkpoint, config.run.output_name,
+      [&](const RunState<T, 2>& state, const std::string& path) {
+        save_heat_checkpoint<T>(path, state, solver, deck, output.series_steps());
+      },
+      budget ? std::optional<double>(budget->seconds) : std::nullopt, budget ? budget->source : "", root);
+  loop.add(checkpointer);  // last: the output of its step is in the series it records
   HeatStepping<T> stepping(solver, steps, config.dt, comm);
   if (config.run.output_enabled) {  // the writes' host copy is allocated now, not in the output phase
     loop.fields().point_to(stepping.fields(), stream);
@@ -174,13 +214,13 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   const double stepping_seconds = outcome.stepping_seconds;
   const double rate = stepping_seconds > 0 ? cells_per_step * static_cast<double>(outcome.step - first_timed) / stepping_seconds : 0;
   if (root) {
-    if (outcome.stop) std::printf("stopped at step %lld: %s\n", static_cast<long long>(outcome.step), outcome.stop->reason.c_str());
     std::printf("done: %lld steps to t = %.6e in %.3f s; %.3f Gcell/s (%.3f per rank, %lld warm-up/tuning steps excluded)\n",
                 static_cast<long long>(outcome.step), solver.time(), total, rate * 1e-9, rate * 1e-9 / decomposition.size(),
                 static_cast<long long>(first_timed));
     std::printf("%s\n", ghost_width.text().c_str());
     std::printf("%s", timing.text().c_str());
-    if (config.run.output_enabled) std::printf("output: %s\n", output.xdmf_path().c_str());
+    if (config.run.output_enabled && output.written()) std::printf("output: %s\n", output.xdmf_path().c_str());
+    if (outcome.stop) std::printf("%s\n", stop_line(outcome.step, *outcome.stop).c_str());
     std::fflush(stdout);
     if (!summary_path.empty()) {
       RunSummary s;
@@ -210,11 +250,13 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
 int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::HeatConfig config = read_heat_config(deck);
   const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
+  const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path);
+    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path,
+                  checkpoint);
   });
 }
 

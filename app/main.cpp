@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "app/poisson3d_run.hpp"
 #include "app/poisson3d_tune.hpp"
 #include "app/run_setup.hpp"
+#include "app/stop_signals.hpp"
 
 namespace {
 
@@ -58,6 +60,11 @@ int tune_deck(const std::string& deck_path, const std::vector<std::string>& over
 }  // namespace
 
 int main(int argc, char** argv) {
+  // SIGTERM, SIGINT and SIGUSR1 stop a run at its next step boundary with a checkpoint (exit
+  // status 75) instead of killing it; installed before MPI_Init, since mpirun forwards a signal to
+  // processes that may still be starting. Not for the tune subcommand, which has nothing to save.
+  std::optional<gridflow::app::StopSignals> signals;
+  signals.emplace();
   gridflow::io::avoid_broken_mpiio();
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -73,6 +80,10 @@ int main(int argc, char** argv) {
     app.add_option("overrides", overrides, "key=value pairs that replace deck keys, e.g. grid.n=[2049,2049]");
     app.add_option("--summary", summary, "write the run's figures (throughput, phase times) as JSON to this file");
     app.set_version_flag("--version", version_text());
+    app.footer("Checkpoints: checkpoint.every=N (steps) or =30m (wall clock); continue with restart=latest or restart=PATH.\n"
+               "SIGTERM, SIGINT or SIGUSR1, and run.wall_limit or the Slurm/PBS job's end, stop a run with a checkpoint.\n"
+               "Exit status: 0 done; 1 failure during the run; 2 bad input; 75 stopped early with a checkpoint\n"
+               "(resubmit with restart=latest); 130 a second SIGINT.");
     CLI::App* tune = app.add_subcommand("tune", "tune the deck's kernels for its grid and store the choice in the "
                                                 "tuning cache (tuning.cache), without running it");
     std::string tune_deck_path;
@@ -91,6 +102,7 @@ int main(int argc, char** argv) {
       MPI_Finalize();
       return status;
     }
+    if (tune->parsed()) signals.reset();
     gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
     Kokkos::ScopeGuard kokkos(argc, argv);
     status = tune->parsed() ? tune_deck(tune_deck_path, tune_overrides) : run_deck(deck_path, overrides, summary);

@@ -15,17 +15,22 @@
 #include "solver/jacobi_solver.hpp"
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"
+#include "app/checkpoint_observer.hpp"
+#include "app/checkpoint_options.hpp"
 #include "app/exact_error.hpp"
 #include "app/field_output.hpp"
 #include "app/spectrum_diagnostic.hpp"
 #include "app/ghost_width_report.hpp"
+#include "app/poisson_checkpoint.hpp"
 #include "app/poisson_stepping.hpp"
+#include "app/restart.hpp"
 #include "app/residual_csv.hpp"
 #include "app/residual_progress.hpp"
 #include "app/run_loop.hpp"
 #include "app/run_setup.hpp"
 #include "app/run_summary.hpp"
 #include "app/solve_outcome_line.hpp"
+#include "app/time_budget.hpp"
 
 namespace gridflow::app {
 
@@ -60,8 +65,8 @@ io::Attributes run_info(const solver::SolveReport& report, const std::string& so
 
 template <class T>
 int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostics, const Deck& deck,
-        const mesh::Decomposition<3>& d, mesh::MemorySpace space,
-         halo::Transport transport, const std::string& summary_path) {
+        const mesh::Decomposition<3>& d, mesh::MemorySpace space, halo::Transport transport,
+        const std::string& summary_path, const CheckpointOptions& checkpoint) {
   const bool root = d.rank() == 0;
   const double wall_start = MPI_Wtime();
   std::optional<mesh::Stream> stream_owner;
@@ -86,8 +91,12 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) { tuning = result; };
+  const bool restarting = !checkpoint.restart.empty();
   std::unique_ptr<solver::PoissonSolver<T>> solver;
-  if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width.plan, on_tuned});
+  // A restart tunes nothing: it takes the checkpoint's choice where it applies (same ranks and device).
+  if (config.solver == "jacobi" && !restarting)
+    solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width.plan, on_tuned});
+  else if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context);
   else solver = solver::make_poisson_solver<T>(context);
   const double b_norm = problem.b_norm();
   // The same global value on every rank, so every rank stops alike. A NaN ||b|| makes every
@@ -98,11 +107,24 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
                      (sizeof(T) == 4 ? "float" : "double") + ") somewhere on the grid");
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
-  PoissonStepping<T> stepping(b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {}), problem.u(),
-                              stream, config.max_iterations);
+  auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});
+  const bool on_device = space == mesh::MemorySpace::device;
+  if (restarting) {  // the solve continues from the checkpoint's state
+    const io::CheckpointReader<3> reader(restart_path(checkpoint, config.run.output_name, d.comm()), d);
+    const PoissonRestart restart = restore_poisson_checkpoint<T>(reader, solve.get(), deck, d.size(), on_device);
+    if (root) {
+      std::printf("  restart from %s: iteration %lld, residual %.6e (written by %s on %lld rank(s))\n", reader.path().c_str(),
+                  static_cast<long long>(restart.step), restart.relative_residual, reader.content().code_version.c_str(),
+                  static_cast<long long>(reader.content().ranks));
+      if (!restart.tuning_note.empty()) std::printf("  %s\n", restart.tuning_note.c_str());
+      std::fflush(stdout);
+    }
+  }
+  PoissonStepping<T> stepping(std::move(solve), problem.u(), stream, config.max_iterations);
   ResidualProgress<T> progress(stepping, solver->name(), root);
   // Jacobi's on-line tuning took the solve's first sweeps in start(): their checks came before
-  // its choice, and are reported before it.
+  // its choice, and are reported before it. A restart's checks were reported by the run before.
+  if (restarting) progress.skip_checks_so_far();
   progress.print_new_checks();
   if (tuning && root && config.run.tuning.mode != autotune::TuningMode::off) {
     std::printf("%s", tuning->text().c_str());
@@ -133,15 +155,24 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     loop.add(output);
     loop.add(csv);
   }
+  const auto budget = find_time_budget(checkpoint.wall_limit, d.comm());
+  CheckpointObserver<T, 3> checkpointer(
+      checkpoint, config.run.output_name,
+      [&](const RunState<T, 3>& state, const std::string& path) {
+        save_poisson_checkpoint<T>(path, state, stepping.solve(), deck, on_device);
+      },
+      budget ? std::optional<double>(budget->seconds) : std::nullopt, budget ? budget->source : "", root,
+      /*at_end=*/false);  // a finished solve has concluded: there is nothing to continue
+  loop.add(checkpointer);
   const RunOutcome outcome = loop.run(stepping);
   const solver::SolveReport& report = stepping.report();
   ghost_width.use = stepping.ghost_width_use();
 
   if (root) {
     std::printf("  %s\n", ghost_width.text().c_str());
-    if (config.run.output_enabled) std::printf("output: %s, %s\n", output.xdmf_path().c_str(), csv.path().c_str());
-    if (outcome.stop)
-      std::printf("stopped after %lld iteration(s): %s\n", static_cast<long long>(outcome.step), outcome.stop->reason.c_str());
+    if (config.run.output_enabled && output.written())
+      std::printf("output: %s, %s\n", output.xdmf_path().c_str(), csv.path().c_str());
+    if (outcome.stop) std::printf("%s\n", stop_line(outcome.step, *outcome.stop).c_str());
     std::fflush(stdout);
   }
   if (root && !summary_path.empty()) {
@@ -174,11 +205,13 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
 int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::PoissonConfig config = read_poisson_config(deck);
   const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
+  const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path);
+    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path,
+                  checkpoint);
   });
 }
 

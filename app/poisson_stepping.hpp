@@ -32,6 +32,8 @@ class PoissonStepping final : public Steppable<T, 3> {
   std::vector<NamedField<T, 3>> fields() const override;
   StreamHandle stream() const override { return m_stream; }
 
+  /// The solve in progress (null when there is nothing to solve), for a checkpoint of its state.
+  solver::PoissonSolve<T>* solve() const { return m_solve.get(); }
   /// Steps between the solver's residual checks.
   std::int64_t check_every() const { return m_solve ? m_solve->check_every() : 1; }
   /// The residual checks so far.

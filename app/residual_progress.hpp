@@ -18,6 +18,8 @@ class ResidualProgress final : public Observer<T, 3> {
   ResidualProgress(const PoissonStepping<T>& stepping, std::string solver_name, bool prints)
       : m_stepping(stepping), m_solver_name(std::move(solver_name)), m_prints(prints) {}
 
+  /// Counts the checks made so far as printed (a restart's, which the interrupted run printed).
+  void skip_checks_so_far() { m_printed = m_stepping.history().size(); }
   /// Prints the checks not printed yet: those made so far. Not collective.
   void print_new_checks();
 

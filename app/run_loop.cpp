@@ -11,7 +11,8 @@ namespace gridflow::app {
 template <class T, int Dim>
 RunState<T, Dim> RunLoop<T, Dim>::state_of(const Steppable<T, Dim>& stepping, bool ending, const RunOutcome& outcome) const {
   return {stepping.step(), outcome.start_step, stepping.last_step(), stepping.time(),    stepping.dt(),
-          ending,          m_fields,           m_decomposition,       outcome.timed_from, outcome.stepping_seconds};
+          ending,          m_fields,           m_decomposition,       outcome.timed_from, outcome.stepping_seconds,
+          outcome.stop ? &*outcome.stop : nullptr};
 }
 
 template <class T, int Dim>

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "app/field_access.hpp"
+#include "app/stop_request.hpp"
 #include "mesh/decomposition.hpp"
 
 namespace gridflow::app {
@@ -22,6 +23,7 @@ struct RunState {
   const mesh::Decomposition<Dim>& decomposition;
   std::int64_t timed_from;  ///< the first step stepping_seconds counts (warm-up and steps taken before the loop excluded)
   double stepping_seconds;  ///< wall seconds the loop spent advancing from timed_from on, observers excluded
+  const StopRequest* stop = nullptr;  ///< the agreed early stop, in the last acts of a run that has one
 
   MPI_Comm comm() const { return decomposition.comm(); }
 };

@@ -4,6 +4,13 @@
 
 namespace gridflow::app {
 
+std::string stop_line(std::int64_t step, const StopRequest& stop) {
+  std::string line = "stopped at step " + std::to_string(step) + ": " + stop.reason;
+  if (stop.checkpointed())
+    line += "; to continue, run the same deck again with restart=latest (exit status " + std::to_string(exit_status_checkpointed) + ")";
+  return line;
+}
+
 BoundaryAgreement agree_at_boundary(const std::optional<StopRequest>& local_stop, const std::vector<bool>& local_flags,
                                     MPI_Comm comm) {
   int rank = 0, size = 1;

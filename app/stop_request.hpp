@@ -4,17 +4,28 @@
 // request or flag acts on every rank at the same step.
 #include <mpi.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gridflow::app {
 
+/// The exit status of a run that stopped early after writing a checkpoint (EX_TEMPFAIL of
+/// sysexits.h): "resubmit with restart=latest". Job scripts test for it.
+constexpr int exit_status_checkpointed = 75;
+
 /// Why a run ends early, and the exit status the executable then returns.
 struct StopRequest {
   std::string reason;
   int exit_status = 0;
+  /// Stopped with a checkpoint, to be continued: the state at this step is no result of the run.
+  bool checkpointed() const { return exit_status == exit_status_checkpointed; }
 };
+
+/// The line a run ends with when it stopped early: the step, the reason and, after a checkpoint,
+/// how to continue ("resubmit with restart=latest").
+std::string stop_line(std::int64_t step, const StopRequest& stop);
 
 /// What every rank holds after agree_at_boundary.
 struct BoundaryAgreement {

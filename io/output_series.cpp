@@ -26,11 +26,6 @@ hid_t file_type() {
   return std::is_same_v<T, float> ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
 }
 
-std::string step_file_name(const std::string& basename, long long step) {
-  char digits[32];
-  std::snprintf(digits, sizeof digits, "%08lld", step);
-  return basename + "_" + digits + ".h5";
-}
 
 /// Every rank throws rank 0's error, if it has one, so no rank is left waiting in a collective.
 void throw_rank0_error(MPI_Comm comm, const std::string& rank0_error) {
@@ -54,6 +49,12 @@ void collective_rename(MPI_Comm comm, const fs::path& from, const fs::path& to) 
 }
 
 }  // namespace
+
+std::string output_file_name(const std::string& basename, long long step) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%08lld", step);
+  return basename + "_" + digits + ".h5";
+}
 
 template <int Dim>
 OutputSeries<Dim>::OutputSeries(const mesh::Decomposition<Dim>& decomposition, std::string directory, std::string basename,
@@ -82,7 +83,7 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
   StepInfo info = local_info;  // attributes must be identical on every rank: rank 0's values win
   GRIDFLOW_MPI_CHECK(MPI_Bcast(&info, sizeof info, MPI_BYTE, 0, comm));
 
-  const std::string name = step_file_name(m_basename, info.step);
+  const std::string name = output_file_name(m_basename, info.step);
   const fs::path final_path = fs::path(m_directory) / name;
   const fs::path partial_path = fs::path(m_directory) / ("." + name + ".partial");
   const auto& grid = m_decomposition.grid();
@@ -152,6 +153,7 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
 
 template <int Dim>
 void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& precision) {
+  while (!m_steps.empty() && m_steps.back().step >= step.step) m_steps.pop_back();  // written again after a restart
   m_steps.push_back(step);
   const MPI_Comm comm = m_decomposition.comm();
   const fs::path partial = fs::path(m_directory) / ("." + m_basename + ".xmf.partial");

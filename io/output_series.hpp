@@ -11,6 +11,7 @@
 // code_version and the ghost widths);
 // /Input attributes: the deck as used (attribute "deck", TOML text) and one attribute per key.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/attribute.hpp"
@@ -27,6 +28,9 @@ struct StepInfo {
   double dt = 0;
   double wall_time = 0;  ///< seconds since the run started (rank 0's clock is stored)
 };
+
+/// "<basename>_<step, 8 digits>.h5": the file of one output step.
+std::string output_file_name(const std::string& basename, long long step);
 
 template <class T, int Dim>
 struct NamedField {
@@ -57,6 +61,12 @@ class OutputSeries {
   void set_run_attributes(const Attributes& values);
 
   const std::string& xdmf_path() const { return m_xdmf_path; }
+  /// The steps in the index so far, oldest first.
+  const std::vector<XdmfStep>& steps() const { return m_steps; }
+  /// Continues the series of an earlier run (a restart): its index lists `earlier` before the steps
+  /// written from now on. Steps at or after the first one written again are dropped from it then,
+  /// so a series restarted from a checkpoint has each step once.
+  void continue_series(std::vector<XdmfStep> earlier) { m_steps = std::move(earlier); }
 
  private:
   void update_xdmf(const XdmfStep& step, const std::string& precision);

@@ -66,6 +66,16 @@ class CgMultigridSolve final : public PoissonSolve<T> {
   std::int64_t step() const override { return m_cg.iterations(); }
   const std::vector<ResidualRecord>& history() const override { return m_history; }
   const mesh::Field<T, 3>& iterate() const override { return *m_u; }
+  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override {
+    return {{"u", m_u.get()}, {"cg_r", &m_cg.residual_field()}, {"cg_p", &m_cg.direction_field()}};
+  }
+  std::vector<std::pair<std::string, double>> state_scalars() const override { return m_cg.state_scalars(); }
+  void restore(std::int64_t step, std::vector<ResidualRecord> history,
+               const std::vector<std::pair<std::string, double>>& scalars) override {
+    m_cg.restore(step, scalars);
+    m_history = std::move(history);
+    if (!m_history.empty()) m_start = MPI_Wtime() - m_history.back().seconds;
+  }
 
   SolveReport finish() override {
     const auto result = m_cg.finish();

@@ -140,6 +140,29 @@ bool ConjugateGradient<T>::iterate() {
 }
 
 template <class T>
+std::vector<std::pair<std::string, double>> ConjugateGradient<T>::state_scalars() const {
+  return {{"cg.rr", m_rr}, {"cg.rho", m_rho}, {"cg.residual_is_true", m_residual_is_true ? 1.0 : 0.0}};
+}
+
+template <class T>
+void ConjugateGradient<T>::restore(std::int64_t iterations, const std::vector<std::pair<std::string, double>>& scalars) {
+  const auto get = [&](const std::string& name) {
+    for (const auto& [n, v] : scalars)
+      if (n == name) return v;
+    throw Error("conjugate gradients: the checkpoint has no scalar '" + name + "'");
+  };
+  m_rr = get("cg.rr");
+  m_rho = get("cg.rho");
+  m_residual_is_true = get("cg.residual_is_true") != 0;
+  m_result.iterations = iterations;
+  m_result.relative_residual = relative(m_rr);
+  m_converged_at_start = false;
+  m_finished = iterations >= m_options.max_iterations;
+  if (m_precondition && !m_z) m_z = std::make_unique<mesh::Field<T, 3>>(m_r.owned(), m_r.ghost_width(), m_r.space(), "cg_z");
+  m_z_in_use = m_precondition ? m_z.get() : &m_r;
+}
+
+template <class T>
 typename ConjugateGradient<T>::Result ConjugateGradient<T>::finish() {
   if (m_converged_at_start) return m_result;
   if (!m_residual_is_true) m_rr = residual(*m_u, *m_f);

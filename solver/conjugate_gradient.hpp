@@ -12,6 +12,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "halo/nccl_comm.hpp"
 #include "halo/transport.hpp"
@@ -65,6 +68,13 @@ class ConjugateGradient {
   /// Converged, max_iterations done, or no direction left to search.
   bool finished() const { return m_finished; }
   std::int64_t iterations() const { return m_result.iterations; }
+  /// The state between two iterations, for a checkpoint: the residual and search direction fields
+  /// (u is the caller's) and the scalars. restore() puts the scalars and the iteration count back
+  /// after start() and after the fields were written back.
+  mesh::Field<T, 3>& residual_field() { return m_r; }
+  mesh::Field<T, 3>& direction_field() { return m_p; }
+  std::vector<std::pair<std::string, double>> state_scalars() const;
+  void restore(std::int64_t iterations, const std::vector<std::pair<std::string, double>>& scalars);
   /// Collective. Call once, after the last iterate().
   Result finish();
 

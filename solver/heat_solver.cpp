@@ -161,6 +161,13 @@ void HeatSolver<T>::continue_from(const HeatSolver& other) {
 }
 
 template <class T>
+void HeatSolver<T>::restore(std::int64_t step, const mesh::Field<T, 2>& u) {
+  m_u->copy_from(u);
+  m_v->copy_from(u);  // its boundary points too, which time-independent boundary values never rewrite
+  m_step = step;
+}
+
+template <class T>
 HeatTimes HeatSolver<T>::times() {
   return {m_interior.seconds(), m_edge.seconds(), m_boundary_timer.seconds(), m_exchange.seconds()};
 }

@@ -64,6 +64,11 @@ class HeatSolver {
   /// ghost capacity); throws Error for another ghost capacity. Blocks until the copy is done.
   void continue_from(const HeatSolver& other);
 
+  /// Continues a run from a checkpoint: `u` (host memory, the layout of solution()) becomes the
+  /// solution after `step` steps, in both buffers, so the next advance() computes the bits an
+  /// uninterrupted run's would. Blocks until the copy is done.
+  void restore(std::int64_t step, const mesh::Field<T, 2>& u);
+
   /// Applies to the steps that follow. Collective over the decomposition's communicator the first
   /// time a width and transport are used together (their exchange is set up then, in the
   /// solver's HaloExchangeSet; the first NCCL one also creates the set's NCCL communicator, which

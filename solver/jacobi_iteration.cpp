@@ -95,6 +95,43 @@ SolveReport JacobiIteration<T>::finish() {
 }
 
 template <class T>
+void JacobiIteration<T>::restore(std::int64_t step, std::vector<ResidualRecord> history,
+                                 const std::vector<std::pair<std::string, double>>&) {
+  m_done = step;
+  m_report.history = std::move(history);
+  m_report.relative_residual = m_report.history.empty() ? 0 : m_report.history.back().relative_residual;
+  m_report.converged = false;
+  if (!m_report.history.empty()) m_start = MPI_Wtime() - m_report.history.back().seconds;  // seconds go on from there
+}
+
+template <class T>
+std::vector<std::pair<std::string, std::int64_t>> JacobiIteration<T>::tuning_choice() const {
+  return {{"tuning.ghost_width", m_tunables.ghost_width},
+          {"tuning.transport", static_cast<std::int64_t>(m_tunables.transport)},
+          {"tuning.block_x", m_tunables.cuda.block_x},
+          {"tuning.block_y", m_tunables.cuda.block_y},
+          {"tuning.cells_z", m_tunables.cuda.cells_z},
+          {"tuning.cells_x", m_tunables.cuda.cells_x},
+          {"tuning.shared_tile", m_tunables.cuda.shared_tile ? 1 : 0}};
+}
+
+template <class T>
+void JacobiIteration<T>::apply_tuning_choice(const std::vector<std::pair<std::string, std::int64_t>>& choice) {
+  JacobiTunables t = m_tunables;
+  for (const auto& [name, value] : choice) {
+    if (name == "tuning.ghost_width") t.ghost_width = static_cast<int>(value);
+    else if (name == "tuning.transport") t.transport = static_cast<halo::Transport>(value);
+    else if (name == "tuning.block_x") t.cuda.block_x = static_cast<int>(value);
+    else if (name == "tuning.block_y") t.cuda.block_y = static_cast<int>(value);
+    else if (name == "tuning.cells_z") t.cuda.cells_z = static_cast<int>(value);
+    else if (name == "tuning.cells_x") t.cuda.cells_x = static_cast<int>(value);
+    else if (name == "tuning.shared_tile") t.cuda.shared_tile = value != 0;
+  }
+  set_tunables(t);
+  mark_tuning_end();
+}
+
+template <class T>
 void JacobiIteration<T>::mark_tuning_end() {
   m_tuning_end.emplace(m_tunables.ghost_width, exchanges_by_width());
 }

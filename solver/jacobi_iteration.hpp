@@ -71,6 +71,12 @@ class JacobiIteration final : public PoissonSolve<T> {
   void set_tunables(const JacobiTunables& tunables);
   const JacobiTunables& tunables() const { return m_tunables; }
 
+  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u}}; }
+  void restore(std::int64_t step, std::vector<ResidualRecord> history,
+               const std::vector<std::pair<std::string, double>>& scalars) override;
+  std::vector<std::pair<std::string, std::int64_t>> tuning_choice() const override;
+  void apply_tuning_choice(const std::vector<std::pair<std::string, std::int64_t>>& choice) override;
+
   /// Leaves the last iterate in u and reports, with the residual of exactly that u (collective).
   /// Call once, after the last advance().
   SolveReport finish() override;

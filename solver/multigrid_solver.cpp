@@ -52,6 +52,16 @@ class MultigridSolve final : public PoissonSolve<T> {
   std::int64_t step() const override { return m_report.iterations; }
   const std::vector<ResidualRecord>& history() const override { return m_report.history; }
   const mesh::Field<T, 3>& iterate() const override { return *m_u; }
+  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u.get()}}; }
+  void restore(std::int64_t step, std::vector<ResidualRecord> history, const std::vector<std::pair<std::string, double>>&) override {
+    m_report.iterations = step;
+    m_report.history = std::move(history);
+    const double r = m_report.history.empty() ? 0 : m_report.history.back().relative_residual;
+    m_report.relative_residual = r;
+    m_report.converged = r <= m_context.config.tolerance;
+    m_finite = std::isfinite(r);
+    if (!m_report.history.empty()) m_start = MPI_Wtime() - m_report.history.back().seconds;
+  }
 
   SolveReport finish() override {
     mg::copy(*m_u, m_u_in, m_updated, m_context.stream);

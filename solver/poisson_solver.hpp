@@ -13,9 +13,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "halo/transport.hpp"
+#include "mesh/check.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
 #include "solver/deep_halo.hpp"
@@ -73,6 +75,27 @@ class PoissonSolve {
   /// Leaves the last iterate in the u the solve was started on and reports. Call once, after the
   /// last advance(). Collective.
   virtual SolveReport finish() = 0;
+  // Checkpoints. A solve's state between two steps is its fields (state_fields: in the solver's
+  // memory space; a restart writes their owned boxes back), its scalars (state_scalars), its step
+  // and its residual history. A solve started afresh on the same problem and given all of them
+  // back (fields first, then restore()) continues bitwise as the saved one would have.
+
+  /// The fields that hold the state, by name.
+  virtual std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() { return {}; }
+  virtual std::vector<std::pair<std::string, double>> state_scalars() const { return {}; }
+  /// Puts back step, history and scalars, after the state_fields were written. A solver without a
+  /// state to save (spectral: one step) accepts step 0 only and throws Error otherwise.
+  virtual void restore(std::int64_t step, std::vector<ResidualRecord> history,
+                       const std::vector<std::pair<std::string, double>>& scalars) {
+    (void)history;
+    (void)scalars;
+    if (step != 0) throw Error("this solver cannot continue a solve from a checkpoint past step 0");
+  }
+  /// Tuning choices that a restart on the same ranks and memory space takes over (no re-tuning),
+  /// by name; apply_tuning_choice puts them back. Empty for solvers that tune nothing.
+  virtual std::vector<std::pair<std::string, std::int64_t>> tuning_choice() const { return {}; }
+  virtual void apply_tuning_choice(const std::vector<std::pair<std::string, std::int64_t>>& choice) { (void)choice; }
+
   /// Deep-halo solvers: the ghost width their tuning chose and the one their exchanges used since
   /// (what a run reports as the width that ran); nullopt for the others.
   virtual std::optional<GhostWidthUse> ghost_width_use() const { return std::nullopt; }

@@ -1,0 +1,29 @@
+#pragma once
+// CheckpointOptions: the [checkpoint] keys, restart=, and the run's time limit (run.wall_limit,
+// run.wall_margin), read from the deck with the checks a user needs.
+#include <cstdint>
+#include <string>
+
+#include "app/deck.hpp"
+
+namespace gridflow::app {
+
+struct CheckpointOptions {
+  std::int64_t every_steps = 0;  ///< checkpoint.every as a step count; 0: not by steps
+  double every_seconds = 0;      ///< checkpoint.every as a duration ("30m"); 0: not by the clock
+  int keep = 2;                  ///< checkpoint.keep: how many of the newest are kept
+  std::string dir;               ///< checkpoint.dir; the output folder by default
+  std::string restart;           ///< restart: "" (a fresh run), a checkpoint's path, or "latest"
+  double wall_limit = 0;         ///< run.wall_limit in seconds; 0: none given
+  double wall_margin_seconds = 120;  ///< run.wall_margin as a duration
+  double wall_margin_fraction = 0;   ///< run.wall_margin as a fraction (0..1) of the time the run has
+
+  /// The margin before a limit of `seconds`: the duration, or the fraction of it.
+  double margin_for(double seconds) const { return wall_margin_fraction > 0 ? wall_margin_fraction * seconds : wall_margin_seconds; }
+};
+
+/// Reads checkpoint.every, checkpoint.keep, checkpoint.dir, restart, run.wall_limit and
+/// run.wall_margin; InputError naming the key for a bad value. `output_dir`: the default folder.
+CheckpointOptions read_checkpoint_options(Deck& deck, const std::string& output_dir);
+
+}  // namespace gridflow::app

@@ -1,0 +1,428 @@
+#include "io/checkpoint_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <type_traits>
+
+#include "io/h5_attributes.hpp"
+#include "io/h5_handle.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* format_name = "gridflow checkpoint 1";
+
+template <class T>
+hid_t native_type() {
+  return std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+}
+
+/// Every rank throws rank 0's message, if it has one; `input`: as an InputError.
+void share_rank0_error(MPI_Comm comm, const std::string& rank0_error, bool input) {
+  int length = static_cast<int>(rank0_error.size());
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  if (length == 0) return;
+  std::string text = rank0_error;
+  text.resize(static_cast<std::size_t>(length));
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm));
+  if (input) throw InputError(text);
+  throw Error(text);
+}
+
+/// The hyperslabs of `f`'s owned box in the global dataset and in its own memory.
+template <class T, int Dim>
+void select_owned(const mesh::Field<T, Dim>& f, const mesh::Grid<Dim>& grid, hid_t file_space, hid_t memory_space_out[1],
+                  hsize_t global[Dim]) {
+  hsize_t start[Dim], count[Dim], memory[Dim], memory_start[Dim];
+  const auto view = f.view();
+  const auto ghosted = f.ghosted();
+  for (int d = 0; d < Dim; ++d) {  // HDF5 axis 0 is the slowest: reverse x, y, z
+    const int a = Dim - 1 - d;
+    global[a] = static_cast<hsize_t>(grid.n[d] + 1);
+    start[a] = static_cast<hsize_t>(f.owned().lo[d]);
+    count[a] = static_cast<hsize_t>(f.owned().extent(d));
+    memory_start[a] = static_cast<hsize_t>(f.owned().lo[d] - ghosted.lo[d]);
+    memory[a] = static_cast<hsize_t>(d == 0 ? view.stride[1] : ghosted.extent(d));
+  }
+  if (file_space >= 0) GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr));
+  memory_space_out[0] = GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, memory, nullptr));
+  GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(memory_space_out[0], H5S_SELECT_SET, memory_start, nullptr, count, nullptr));
+}
+
+template <class V>
+std::vector<std::string> names_of(const std::vector<std::pair<std::string, V>>& entries) {
+  std::vector<std::string> out;
+  for (const auto& e : entries) out.push_back(e.first);
+  return out;
+}
+template <class V>
+std::vector<V> values_of(const std::vector<std::pair<std::string, V>>& entries) {
+  std::vector<V> out;
+  for (const auto& e : entries) out.push_back(e.second);
+  return out;
+}
+
+/// fsync of a file or folder, so that a rename publishes data that is on disk.
+void sync_path(const fs::path& path, bool directory) {
+  const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+  if (fd < 0) throw Error("cannot open " + path.string() + " to sync it: " + std::strerror(errno));
+  const int rc = ::fsync(fd);
+  const int saved = errno;
+  ::close(fd);
+  if (rc != 0 && !(directory && saved == EINVAL))  // some file systems cannot sync a folder
+    throw Error("cannot sync " + path.string() + " to disk: " + std::strerror(saved));
+}
+
+/// The step of a checkpoint file name of `basename`, or -1.
+std::int64_t step_of(const std::string& file_name, const std::string& basename) {
+  const std::string prefix = basename + "_checkpoint_";
+  if (file_name.size() != prefix.size() + 8 + 3 || file_name.compare(0, prefix.size(), prefix) != 0 ||
+      file_name.compare(file_name.size() - 3, 3, ".h5") != 0)
+    return -1;
+  const std::string digits = file_name.substr(prefix.size(), 8);
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return -1;
+  return std::stoll(digits);
+}
+
+/// (step, path) of every checkpoint of `basename` in `directory`, oldest first.
+std::vector<std::pair<std::int64_t, fs::path>> list_checkpoints(const std::string& directory, const std::string& basename) {
+  std::vector<std::pair<std::int64_t, fs::path>> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::int64_t step = step_of(it->path().filename().string(), basename);
+    if (step >= 0) out.emplace_back(step, it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Reading attributes back. Every reader throws InputError naming the attribute: a file without
+// it is not a (complete) checkpoint of this format.
+struct AttributeReader {
+  hid_t owner;
+  std::string path;
+
+  [[noreturn]] void missing(const std::string& name) const {
+    throw InputError("checkpoint " + path + " has no readable attribute '" + name + "': not a complete gridflow checkpoint");
+  }
+  H5Attr open(const std::string& name) const {
+    if (H5Aexists(owner, name.c_str()) <= 0) missing(name);
+    H5Attr a(H5Aopen(owner, name.c_str(), H5P_DEFAULT));
+    if (a.get() < 0) missing(name);
+    return a;
+  }
+  hssize_t count(const H5Attr& a) const {
+    H5Space s(H5Aget_space(a));
+    return H5Sget_simple_extent_npoints(s);
+  }
+  template <class V>
+  std::vector<V> numbers(const std::string& name, hid_t type) const {
+    H5Attr a = open(name);
+    std::vector<V> out(static_cast<std::size_t>(std::max<hssize_t>(0, count(a))));
+    if (!out.empty() && H5Aread(a, type, out.data()) < 0) missing(name);
+    return out;
+  }
+  template <class V>
+  V number(const std::string& name, hid_t type) const {
+    const auto v = numbers<V>(name, type);
+    if (v.size() != 1) missing(name);
+    return v[0];
+  }
+  std::vector<std::string> strings(const std::string& name) const {
+    H5Attr a = open(name);
+    H5Type t(H5Tcopy(H5T_C_S1));
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    std::vector<char*> raw(static_cast<std::size_t>(std::max<hssize_t>(0, count(a))), nullptr);
+    if (!raw.empty() && H5Aread(a, t, raw.data()) < 0) missing(name);
+    std::vector<std::string> out;
+    for (char* p : raw) {
+      out.emplace_back(p ? p : "");
+      if (p) H5free_memory(p);
+    }
+    return out;
+  }
+  std::string string(const std::string& name) const {
+    const auto v = strings(name);
+    if (v.size() != 1) missing(name);
+    return v[0];
+  }
+};
+
+template <class V>
+std::vector<std::pair<std::string, V>> zip(const std::vector<std::string>& names, const std::vector<V>& values,
+                                           const std::string& what, const std::string& path) {
+  if (names.size() != values.size())
+    throw InputError("checkpoint " + path + ": " + what + " has " + std::to_string(names.size()) + " names and " +
+                     std::to_string(values.size()) + " values");
+  std::vector<std::pair<std::string, V>> out;
+  for (std::size_t i = 0; i < names.size(); ++i) out.emplace_back(names[i], values[i]);
+  return out;
+}
+
+/// HDF5's error stack printing off while a user's file is probed: its failure is reported as one
+/// message, not a stack dump.
+class QuietHdf5 {
+ public:
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &m_function, &m_data);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, m_function, m_data); }
+
+ private:
+  H5E_auto2_t m_function = nullptr;
+  void* m_data = nullptr;
+};
+
+}  // namespace
+
+std::optional<std::int64_t> CheckpointContent::integer(const std::string& name) const {
+  for (const auto& [n, v] : integers)
+    if (n == name) return v;
+  return std::nullopt;
+}
+std::optional<double> CheckpointContent::scalar(const std::string& name) const {
+  for (const auto& [n, v] : scalars)
+    if (n == name) return v;
+  return std::nullopt;
+}
+const std::vector<double>* CheckpointContent::array(const std::string& name) const {
+  for (const auto& [n, v] : arrays)
+    if (n == name) return &v;
+  return nullptr;
+}
+
+std::string checkpoint_file_name(const std::string& basename, std::int64_t step) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%08lld", static_cast<long long>(step));
+  return basename + "_checkpoint_" + digits + ".h5";
+}
+
+template <class T, int Dim>
+void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& decomposition, const CheckpointContent& content,
+                      const std::vector<NamedField<T, Dim>>& fields) {
+  const MPI_Comm comm = decomposition.comm();
+  const fs::path final_path(path);
+  const fs::path partial = final_path.parent_path() / ("." + final_path.filename().string() + ".partial");
+  std::vector<std::string> field_names;
+  for (const auto& f : fields) field_names.push_back(f.name);
+  try {
+    H5Plist fapl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)));
+    GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+    H5File file(GRIDFLOW_H5_CHECK(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)));
+    H5Plist dxpl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_DATASET_XFER)));
+    GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+
+    H5Group field_group(GRIDFLOW_H5_CHECK(H5Gcreate2(file, "Fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+    for (const auto& nf : fields) {
+      GRIDFLOW_REQUIRE(nf.field->space() == mesh::MemorySpace::host, "checkpoint field '" + nf.name + "' must be in host memory");
+      hsize_t global[Dim];
+      hid_t memory_id[1];
+      select_owned(*nf.field, decomposition.grid(), -1, memory_id, global);
+      H5Space memory_space(memory_id[0]);
+      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, global, nullptr)));
+      select_owned(*nf.field, decomposition.grid(), file_space, memory_id, global);
+      H5Space unused(memory_id[0]);
+      H5Dataset dataset(GRIDFLOW_H5_CHECK(
+          H5Dcreate2(field_group, nf.name.c_str(), native_type<T>(), file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, native_type<T>(), memory_space, file_space, dxpl, nf.field->view().data));
+    }
+    field_group.close();
+
+    // 1D arrays: rank 0 writes them whole, the others select nothing (the write is collective).
+    H5Group array_group(GRIDFLOW_H5_CHECK(H5Gcreate2(file, "Arrays", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+    for (const auto& [name, values] : content.arrays) {
+      const hsize_t n = values.size();
+      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(1, &n, nullptr)));
+      H5Dataset dataset(GRIDFLOW_H5_CHECK(
+          H5Dcreate2(array_group, name.c_str(), H5T_NATIVE_DOUBLE, file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+      if (n == 0) continue;  // an empty history: the dataset of shape (0,) is all there is
+      H5Space memory_space(GRIDFLOW_H5_CHECK(H5Screate_simple(1, &n, nullptr)));
+      if (decomposition.rank() != 0) {
+        GRIDFLOW_H5_CHECK(H5Sselect_none(file_space));
+        GRIDFLOW_H5_CHECK(H5Sselect_none(memory_space));
+      }
+      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, dxpl, values.data()));
+    }
+    array_group.close();
+
+    write_attributes(file, {{"step", content.step},
+                            {"time", content.time},
+                            {"dt", content.dt},
+                            {"problem", content.problem},
+                            {"precision", content.precision},
+                            {"ranks", content.ranks},
+                            {"memory_space", content.memory_space},
+                            {"code_version", content.code_version},
+                            {"deck", content.deck},
+                            {"key_names", names_of(content.keys)},
+                            {"key_values", values_of(content.keys)},
+                            {"integer_names", names_of(content.integers)},
+                            {"integer_values", values_of(content.integers)},
+                            {"scalar_names", names_of(content.scalars)},
+                            {"scalar_values", values_of(content.scalars)},
+                            {"array_names", names_of(content.arrays)},
+                            {"field_names", field_names},
+                            // last: a file that has it was written to the end
+                            {"format", std::string(format_name)}});
+    GRIDFLOW_H5_CHECK(file.close());
+  } catch (const std::exception& e) {
+    if (decomposition.rank() == 0) std::remove(partial.c_str());
+    throw Error("cannot write the checkpoint " + path + ": " + e.what());
+  }
+  std::string error;
+  if (decomposition.rank() == 0) {
+    try {
+      sync_path(partial, false);
+      std::error_code ec;
+      fs::rename(partial, final_path, ec);
+      if (ec) throw Error("cannot rename " + partial.string() + " to " + final_path.string() + ": " + ec.message());
+      sync_path(final_path.parent_path().empty() ? fs::path(".") : final_path.parent_path(), true);
+    } catch (const std::exception& e) {
+      std::remove(partial.c_str());
+      error = std::string("cannot write the checkpoint ") + path + ": " + e.what();
+    }
+  }
+  share_rank0_error(comm, error, false);
+}
+
+void prune_checkpoints(const std::string& directory, const std::string& basename, int keep, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    auto all = list_checkpoints(directory, basename);
+    const std::size_t kept = static_cast<std::size_t>(std::max(keep, 1));
+    for (std::size_t i = 0; i + kept < all.size(); ++i) {
+      std::error_code ec;
+      fs::remove(all[i].second, ec);
+      if (ec) std::fprintf(stderr, "gridflow: warning: cannot remove the old checkpoint %s: %s\n", all[i].second.c_str(),
+                           ec.message().c_str());
+    }
+  }
+  GRIDFLOW_MPI_CHECK(MPI_Barrier(comm));
+}
+
+std::string latest_checkpoint(const std::string& directory, const std::string& basename, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string found;
+  if (rank == 0) {
+    const auto all = list_checkpoints(directory, basename);
+    if (!all.empty()) found = all.back().second.string();
+  }
+  int length = static_cast<int>(found.size());
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  found.resize(static_cast<std::size_t>(length));
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(found.data(), length, MPI_CHAR, 0, comm));
+  return found;
+}
+
+template <int Dim>
+CheckpointReader<Dim>::CheckpointReader(const std::string& path, const mesh::Decomposition<Dim>& decomposition)
+    : m_path(path), m_decomposition(decomposition) {
+  const MPI_Comm comm = decomposition.comm();
+  QuietHdf5 quiet;
+  std::string error;
+  if (decomposition.rank() == 0) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) error = "restart: the checkpoint " + path + " does not exist";
+    else if (!fs::is_regular_file(path, ec)) error = "restart: " + path + " is not a regular file";
+    else if (H5Fis_hdf5(path.c_str()) <= 0)
+      error = "restart: " + path + " is not an HDF5 file (truncated or corrupt?); it cannot be a gridflow checkpoint";
+  }
+  share_rank0_error(comm, error, true);
+
+  H5Plist fapl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)));
+  GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
+  // Open is collective: every rank sees the same outcome.
+  if (file < 0) throw InputError("restart: cannot open the checkpoint " + path + " (truncated or corrupt?)");
+  m_file = file;
+  const AttributeReader a{file, path};
+  if (a.string("format") != format_name)
+    throw InputError("restart: " + path + " is not a '" + std::string(format_name) + "' file");
+  auto& c = m_content;
+  c.step = a.number<std::int64_t>("step", H5T_NATIVE_INT64);
+  c.time = a.number<double>("time", H5T_NATIVE_DOUBLE);
+  c.dt = a.number<double>("dt", H5T_NATIVE_DOUBLE);
+  c.problem = a.string("problem");
+  c.precision = a.string("precision");
+  c.ranks = a.number<std::int64_t>("ranks", H5T_NATIVE_INT64);
+  c.memory_space = a.string("memory_space");
+  c.code_version = a.string("code_version");
+  c.deck = a.string("deck");
+  c.keys = zip(a.strings("key_names"), a.strings("key_values"), "the deck keys", path);
+  c.integers = zip(a.strings("integer_names"), a.numbers<std::int64_t>("integer_values", H5T_NATIVE_INT64), "integers", path);
+  c.scalars = zip(a.strings("scalar_names"), a.numbers<double>("scalar_values", H5T_NATIVE_DOUBLE), "scalars", path);
+  m_field_names = a.strings("field_names");
+  for (const auto& name : a.strings("array_names")) {
+    const std::string where = "Arrays/" + name;
+    H5Dataset d(H5Dopen2(file, where.c_str(), H5P_DEFAULT));
+    if (d.get() < 0) throw InputError("checkpoint " + path + " has no dataset /" + where);
+    H5Space s(H5Dget_space(d));
+    std::vector<double> values(static_cast<std::size_t>(std::max<hssize_t>(0, H5Sget_simple_extent_npoints(s))));
+    if (!values.empty() && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+      throw InputError("checkpoint " + path + ": cannot read /" + where + " (corrupt?)");
+    c.arrays.emplace_back(name, std::move(values));
+  }
+}
+
+template <int Dim>
+CheckpointReader<Dim>::~CheckpointReader() {
+  if (m_file >= 0) H5Fclose(static_cast<hid_t>(m_file));
+}
+
+template <int Dim>
+template <class T>
+void CheckpointReader<Dim>::read_field(const std::string& name, mesh::Field<T, Dim>& out) const {
+  QuietHdf5 quiet;
+  GRIDFLOW_REQUIRE(out.space() == mesh::MemorySpace::host, "checkpoint fields are read into host memory");
+  const std::string where = "Fields/" + name;
+  if (std::find(m_field_names.begin(), m_field_names.end(), name) == m_field_names.end())
+    throw InputError("restart: the checkpoint " + m_path + " has no field '" + name + "'");
+  H5Dataset dataset(H5Dopen2(static_cast<hid_t>(m_file), where.c_str(), H5P_DEFAULT));
+  if (dataset.get() < 0) throw InputError("restart: the checkpoint " + m_path + " has no dataset /" + where);
+  hsize_t global[Dim];
+  hid_t memory_id[1];
+  H5Space file_space(H5Dget_space(dataset));
+  hsize_t stored[Dim];
+  const bool shape_ok = H5Sget_simple_extent_ndims(file_space) == Dim && H5Sget_simple_extent_dims(file_space, stored, nullptr) == Dim;
+  select_owned(out, m_decomposition.grid(), -1, memory_id, global);
+  H5Space memory_space(memory_id[0]);
+  if (!shape_ok || !std::equal(stored, stored + Dim, global))
+    throw InputError("restart: field '" + name + "' of " + m_path + " does not have the grid's shape");
+  select_owned(out, m_decomposition.grid(), file_space, memory_id, global);
+  H5Space unused(memory_id[0]);
+  H5Plist dxpl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_DATASET_XFER)));
+  GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+  if (H5Dread(dataset, native_type<T>(), memory_space, file_space, dxpl, out.view().data) < 0)
+    throw Error("restart: cannot read field '" + name + "' of " + m_path + " (corrupt?)");
+}
+
+template class CheckpointReader<2>;
+template class CheckpointReader<3>;
+template void CheckpointReader<2>::read_field<float>(const std::string&, mesh::Field<float, 2>&) const;
+template void CheckpointReader<2>::read_field<double>(const std::string&, mesh::Field<double, 2>&) const;
+template void CheckpointReader<3>::read_field<float>(const std::string&, mesh::Field<float, 3>&) const;
+template void CheckpointReader<3>::read_field<double>(const std::string&, mesh::Field<double, 3>&) const;
+template void write_checkpoint<float, 2>(const std::string&, const mesh::Decomposition<2>&, const CheckpointContent&,
+                                         const std::vector<NamedField<float, 2>>&);
+template void write_checkpoint<double, 2>(const std::string&, const mesh::Decomposition<2>&, const CheckpointContent&,
+                                          const std::vector<NamedField<double, 2>>&);
+template void write_checkpoint<float, 3>(const std::string&, const mesh::Decomposition<3>&, const CheckpointContent&,
+                                         const std::vector<NamedField<float, 3>>&);
+template void write_checkpoint<double, 3>(const std::string&, const mesh::Decomposition<3>&, const CheckpointContent&,
+                                          const std::vector<NamedField<double, 3>>&);
+
+}  // namespace gridflow::io
