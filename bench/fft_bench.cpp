@@ -263,11 +263,13 @@ int main(int argc, char** argv) {
   CLI::App app("on-chip FFT kernel against cuFFT and the device copy bandwidth", "fft_bench");
   int repeats = 7, calls = 20;
   bool quick = false, dst = false;
+  std::vector<long long> only;
   std::string json_path;
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_option("--calls", calls, "back-to-back calls per timing");
   app.add_flag("--quick", quick, "fewer variants (table twiddles, lines per block 0..2)");
   app.add_flag("--dst", dst, "also time the fused DST-I lines kernel on 511^3");
+  app.add_option("--only", only, "just the 32 MB cases of these lengths (for a profiler)")->delimiter(',');
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
   if (!mesh::gpu_available()) {
@@ -280,16 +282,21 @@ int main(int argc, char** argv) {
   const Timing timing{repeats, calls, stream.get()};
   std::printf("%s\n", mesh::current_gpu_description().c_str());
   nlohmann::json cases = nlohmann::json::array(), multipass = nlohmann::json::array(), dst_cases = nlohmann::json::array();
-  cases.push_back(bench_case<float>(64, 1024, timing, quick));
-  cases.push_back(bench_case<float>(1024, 4096, timing, quick));
-  cases.push_back(bench_case<double>(1024, 4096, timing, quick));
   const long long data_bytes = 32ll << 20;
-  for (long long n = 64; n <= 4096; n *= 2) {
+  if (only.empty()) {
+    cases.push_back(bench_case<float>(64, 1024, timing, quick));
+    cases.push_back(bench_case<float>(1024, 4096, timing, quick));
+    cases.push_back(bench_case<double>(1024, 4096, timing, quick));
+    for (long long n = 64; n <= 4096; n *= 2) only.push_back(n);
+  }
+  for (long long n : only) {
     cases.push_back(bench_case<float>(n, data_bytes / (n * 8), timing, quick));
     cases.push_back(bench_case<double>(n, data_bytes / (n * 16), timing, quick));
   }
-  multipass.push_back(bench_multipass<float>(1ll << 20, 16, timing));
-  multipass.push_back(bench_multipass<float>(1ll << 24, 1, timing));
+  if (only.size() > 1) {
+    multipass.push_back(bench_multipass<float>(1ll << 20, 16, timing));
+    multipass.push_back(bench_multipass<float>(1ll << 24, 1, timing));
+  }
   if (dst) {
     dst_cases.push_back(bench_dst<double>(timing));
     dst_cases.push_back(bench_dst<float>(timing));

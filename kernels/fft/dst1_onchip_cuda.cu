@@ -69,10 +69,21 @@ __global__ void dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex
 }
 
 template <class T, int M, int P>
-void launch(T* field, const Dst1LinesArgs& args, const Complex<T>* table, StreamHandle stream) {
+void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle stream) {
   constexpr int R = onchip::registers_per_thread(M, P);
   const auto kernel = dst1_lines_kernel<T, M, R, P>;
+  static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
+  if (args.pairs == 0)
+    args.pairs = onchip::default_lines_per_block(M, R, sizeof(T), args.line_fastest, (args.lines + 1) / 2,
+                                                 onchip::block_shared_bytes<T>(1, M), max_threads);
+  const int threads = args.pairs * (M / R);
+  GRIDFLOW_REQUIRE(threads <= max_threads, "DST-I lines on chip: " + std::to_string(args.pairs) + " line pairs of length " +
+                                               std::to_string(M / 2) + " need " + std::to_string(threads) +
+                                               " threads, more than the kernel's " + std::to_string(max_threads));
   const std::size_t shared = onchip::block_shared_bytes<T>(args.pairs, M);
+  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(), "DST-I lines on chip: " + std::to_string(args.pairs) +
+                                                         " line pairs of length " + std::to_string(M / 2) + " need " +
+                                                         std::to_string(shared) + " bytes of shared memory");
   onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
   const std::int64_t blocks = (args.lines + 2 * args.pairs - 1) / (2 * args.pairs);
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "DST-I lines: " + std::to_string(blocks) + " blocks exceed the grid");
@@ -98,20 +109,9 @@ void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, cons
   GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, "DST-I lines on chip: lines_per_block must be >= 0");
   const int p = axis == 0 ? 1 : 0, q = axis == 2 ? 1 : 2;  // the other axes, faster first
   const int m = static_cast<int>(2 * n), radix = std::min(tunables.radix, m);
-  const int registers = onchip::registers_per_thread(m, radix);
   Dst1LinesArgs args{box.first, box.stride[axis], box.stride[p], box.stride[q], box.extent[p],
                      box.extent[p] * box.extent[q], tunables.lines_per_block, axis != 0};
   if (args.lines == 0) return;
-  if (args.pairs == 0)
-    args.pairs = onchip::default_lines_per_block(m, registers, sizeof(T), args.line_fastest,
-                                                 (args.lines + 1) / 2, onchip::block_shared_bytes<T>(1, m));
-  const int threads = args.pairs * (m / registers);
-  GRIDFLOW_REQUIRE(threads <= 1024, "DST-I lines on chip: " + std::to_string(args.pairs) + " line pairs of length " +
-                                        std::to_string(n) + " need " + std::to_string(threads) + " threads, more than 1024");
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.pairs, m);
-  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(), "DST-I lines on chip: " + std::to_string(args.pairs) +
-                                                         " line pairs of length " + std::to_string(n) + " need " +
-                                                         std::to_string(shared) + " bytes of shared memory");
   int log2m = 0;
   while ((1 << log2m) < m) ++log2m;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;

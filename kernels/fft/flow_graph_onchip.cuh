@@ -184,9 +184,14 @@ __device__ __forceinline__ void radix_pass(Complex<T> (&x)[R], int t, const Comp
 #pragma unroll
     for (int k = 0; k < RP; ++k) a[k] = x[s + k * S];
     if constexpr (NS > 1) {
-      const int j = (t + s * (N / R)) % NS;
+      // One root looked up (a table gather costs a cache-line access per distinct j in the warp),
+      // its powers multiplied out with a rounding depth of log2(RP).
+      Complex<T> w[RP];
+      w[1] = root<NS * RP>((t + s * (N / R)) % NS, table);
 #pragma unroll
-      for (int k = 1; k < RP; ++k) a[k] = cmul(a[k], root<NS * RP>(j * k, table));
+      for (int k = 2; k < RP; ++k) w[k] = cmul(w[k / 2], w[k - k / 2]);
+#pragma unroll
+      for (int k = 1; k < RP; ++k) a[k] = cmul(a[k], w[k]);
     }
     dft<RP>(a);
 #pragma unroll

@@ -13,7 +13,9 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <mutex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -118,13 +120,22 @@ __global__ void onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const O
   if (b >= a.batch) return;
   const std::int64_t i = b % a.inner_lines;
   Complex<T>* p = out + (b / a.inner_lines) * a.out_outer_distance + i * a.out_distance;
+  // The four-step twiddle of element k = t + q N/R as W^{i t} (W^{i N/R})^q: two sines and cosines
+  // per thread, then a product per element (rounding grows with q <= 16, far inside float's budget).
+  Complex<T> w{T(1), T(0)}, step{T(1), T(0)};
+  if (a.twiddle_length) {
+    w = four_step_twiddle<T>(i, t, a.twiddle_length, a.inverse);
+    step = four_step_twiddle<T>(i, threads_per_line, a.twiddle_length, a.inverse);
+  }
 #pragma unroll
   for (int q = 0; q < R; ++q) {
-    const int k = t + q * threads_per_line;
     Complex<T> y = x[q];
     if (a.inverse) y.im = -y.im;
-    if (a.twiddle_length) y = onchip::cmul(y, four_step_twiddle<T>(i, k, a.twiddle_length, a.inverse));
-    onchip::store(p + k * a.out_stride, y);
+    if (a.twiddle_length) {
+      y = onchip::cmul(y, w);
+      w = onchip::cmul(w, step);
+    }
+    onchip::store(p + (t + q * threads_per_line) * a.out_stride, y);
   }
 }
 
@@ -164,11 +175,23 @@ DeviceLimits device_limits() {
 }
 
 template <class T, int N, int P>
-void launch(const Complex<T>* in, Complex<T>* out, const OnChipArgs& args, const Complex<T>* table, StreamHandle stream) {
+void launch(const Complex<T>* in, Complex<T>* out, OnChipArgs args, const Complex<T>* table, StreamHandle stream) {
   constexpr int R = onchip::registers_per_thread(N, P);
-  const int threads = args.lines * (N / R);
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, N);
   const auto kernel = onchip_fft_kernel<T, N, R, P>;
+  static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
+  if (args.lines == 0)
+    args.lines = onchip::default_lines_per_block(N, R, sizeof(T), args.line_fastest, args.batch,
+                                                 onchip::block_shared_bytes<T>(1, N), max_threads);
+  const int threads = args.lines * (N / R);
+  GRIDFLOW_REQUIRE(threads <= max_threads, "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) +
+                                               " lines per block at radix " + std::to_string(P) + " need " +
+                                               std::to_string(threads) + " threads, more than the kernel's " +
+                                               std::to_string(max_threads) + " (registers)");
+  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, N);
+  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(),
+                   "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) + " lines per block need " +
+                       std::to_string(shared) + " bytes of shared memory, more than the device's " +
+                       std::to_string(onchip::shared_limit()));
   onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
   const std::int64_t blocks = (args.batch + args.lines - 1) / args.lines;
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "on-chip FFT: " + std::to_string(blocks) + " blocks exceed the grid");
@@ -182,14 +205,28 @@ namespace onchip {
 
 void allow_shared_bytes(const void* kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
-  // Opting in is per kernel and device; doing it every launch costs a driver call of a microsecond.
+  // The opt-in is per kernel and device; a driver call on every launch would cost a microsecond.
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, std::size_t> allowed;
+  int device = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::size_t& done = allowed[{kernel, device}];
+  if (bytes <= done) return;
   GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  done = bytes;
 }
 
-int default_lines_per_block(int n, int radix, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
-                            std::size_t shared_per_line) {
+int max_threads_per_block(const void* kernel) {
+  cudaFuncAttributes attributes{};
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return attributes.maxThreadsPerBlock;
+}
+
+int default_lines_per_block(int n, int registers, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
+                            std::size_t shared_per_line, int max_threads) {
   static const DeviceLimits limits = device_limits();
-  const int threads_per_line = n / radix;
+  const int threads_per_line = n / registers;
   // Interleaved lines coalesce when a warp's lines fill 32-byte sectors.
   const int coalescing = line_fastest ? static_cast<int>(std::max<std::size_t>(1, 32 / (2 * bytes_per_element))) : 1;
   int lines = std::max(1, 256 / threads_per_line);
@@ -197,7 +234,7 @@ int default_lines_per_block(int n, int radix, std::size_t bytes_per_element, boo
   while (lines > coalescing && lines * shared_per_line > std::size_t(limits.shared_optin) / 2) lines /= 2;
   // Enough blocks to fill the device before lines are packed into blocks.
   while (lines > coalescing && (batch + lines - 1) / lines < 2 * limits.sms) lines /= 2;
-  return std::max(lines, coalescing);
+  return std::max(1, std::min(std::max(lines, coalescing), max_threads / threads_per_line));
 }
 
 std::size_t shared_limit() {
@@ -235,18 +272,6 @@ void launch_onchip_fft(const Complex<T>* in, Complex<T>* out, const OnChipShape&
                   shape.sign == 1,
                   in_line_fastest,
                   in_line_fastest != out_line_fastest};
-  if (args.lines == 0)
-    args.lines = onchip::default_lines_per_block(n, onchip::registers_per_thread(n, radix), sizeof(T), in_line_fastest, shape.batch,
-                                                 onchip::block_shared_bytes<T>(1, n));
-  const int threads = args.lines * (n / onchip::registers_per_thread(n, radix));
-  GRIDFLOW_REQUIRE(threads <= 1024, "on-chip FFT of length " + std::to_string(n) + ": " + std::to_string(args.lines) +
-                                        " lines per block at radix " + std::to_string(radix) + " need " +
-                                        std::to_string(threads) + " threads, more than 1024");
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, n);
-  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(),
-                   "on-chip FFT of length " + std::to_string(n) + ": " + std::to_string(args.lines) + " lines per block need " +
-                       std::to_string(shared) + " bytes of shared memory, more than the device's " +
-                       std::to_string(onchip::shared_limit()));
   int log2n = 0;
   while ((1 << log2n) < n) ++log2n;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;
