@@ -39,10 +39,11 @@ const Complex<T>* twiddle_table() {
   const std::lock_guard<std::mutex> lock(mutex);
   if (!tables[device]) {
     std::vector<Complex<T>> host(twiddle_table_length);
-    for (int m = 0; m < twiddle_table_length; ++m) {
-      const long double angle = -2.0L * 3.141592653589793238462643383279502884L * m / twiddle_table_length;
-      host[m] = {static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))};
-    }
+    for (int length = 1; length < twiddle_table_length; length *= 2)
+      for (int m = 0; m < length; ++m) {
+        const long double angle = -2.0L * 3.141592653589793238462643383279502884L * m / length;
+        host[length + m] = {static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))};
+      }
     Complex<T>* table = nullptr;
     GRIDFLOW_CUDA_CHECK(cudaMalloc(&table, host.size() * sizeof(Complex<T>)));
     GRIDFLOW_CUDA_CHECK(cudaMemcpy(table, host.data(), host.size() * sizeof(Complex<T>), cudaMemcpyHostToDevice));
@@ -82,7 +83,7 @@ __device__ __forceinline__ Complex<T> four_step_twiddle(std::int64_t line_in_gro
 }
 
 template <class T, int N, int R, int P>
-__global__ void onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const OnChipArgs a, const Complex<T>* table) {
+__global__ void __launch_bounds__(onchip::max_block_threads<T, R>) onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const OnChipArgs a, const Complex<T>* table) {
   extern __shared__ unsigned char shared_bytes[];
   constexpr int threads_per_line = N / R;
   T* planes = reinterpret_cast<T*>(shared_bytes);
@@ -146,18 +147,20 @@ std::int64_t line_step(std::int64_t inner_lines, std::int64_t distance, std::int
 
 template <class T>
 void check_shape(const OnChipShape& s, const FlowGraphTunables& tunables) {
-  const std::string shape = "on-chip FFT of length " + std::to_string(s.n) + " x " + std::to_string(s.batch) + ": ";
-  GRIDFLOW_REQUIRE(tunables.kernel == FlowGraphTunables::Kernel::onchip, shape + "the tunables name another kernel than onchip");
+  // Messages are built only on failure: this runs on every launch, and short batches are
+  // launch-bound.
+  const auto shape = [&] { return "on-chip FFT of length " + std::to_string(s.n) + " x " + std::to_string(s.batch) + ": "; };
+  GRIDFLOW_REQUIRE(tunables.kernel == FlowGraphTunables::Kernel::onchip, shape() + "the tunables name another kernel than onchip");
   GRIDFLOW_REQUIRE(s.n >= 2 && s.n <= max_onchip_length<T>() && (s.n & (s.n - 1)) == 0,
-                   shape + "the length must be a power of two in 2.." + std::to_string(max_onchip_length<T>()));
-  GRIDFLOW_REQUIRE(s.batch >= 1, shape + "the batch must be at least 1");
+                   shape() + "the length must be a power of two in 2.." + std::to_string(max_onchip_length<T>()));
+  GRIDFLOW_REQUIRE(s.batch >= 1, shape() + "the batch must be at least 1");
   GRIDFLOW_REQUIRE(s.inner_lines >= 1 && s.batch % s.inner_lines == 0,
-                   shape + "inner_lines " + std::to_string(s.inner_lines) + " must be >= 1 and divide the batch");
-  GRIDFLOW_REQUIRE(s.sign == -1 || s.sign == 1, shape + "sign " + std::to_string(s.sign) + " is not -1 or +1");
-  GRIDFLOW_REQUIRE(s.twiddle_length >= 0, shape + "twiddle_length must be >= 0");
+                   shape() + "inner_lines " + std::to_string(s.inner_lines) + " must be >= 1 and divide the batch");
+  GRIDFLOW_REQUIRE(s.sign == -1 || s.sign == 1, shape() + "sign " + std::to_string(s.sign) + " is not -1 or +1");
+  GRIDFLOW_REQUIRE(s.twiddle_length >= 0, shape() + "twiddle_length must be >= 0");
   GRIDFLOW_REQUIRE(tunables.radix == 2 || tunables.radix == 4 || tunables.radix == 8 || tunables.radix == 16,
-                   shape + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
-  GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape + "lines_per_block must be >= 0");
+                   shape() + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
+  GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape() + "lines_per_block must be >= 0");
 }
 
 struct DeviceLimits {
@@ -180,7 +183,7 @@ void launch(const Complex<T>* in, Complex<T>* out, OnChipArgs args, const Comple
   const auto kernel = onchip_fft_kernel<T, N, R, P>;
   static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
   if (args.lines == 0)
-    args.lines = onchip::default_lines_per_block(N, R, sizeof(T), args.line_fastest, args.batch,
+    args.lines = onchip::default_lines_per_block(N, R, args.line_fastest ? onchip::sector_lines<Complex<T>>() : 1, args.batch,
                                                  onchip::block_shared_bytes<T>(1, N), max_threads);
   const int threads = args.lines * (N / R);
   GRIDFLOW_REQUIRE(threads <= max_threads, "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) +
@@ -223,18 +226,20 @@ int max_threads_per_block(const void* kernel) {
   return attributes.maxThreadsPerBlock;
 }
 
-int default_lines_per_block(int n, int registers, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
-                            std::size_t shared_per_line, int max_threads) {
+int default_lines_per_block(int n, int registers, int min_lines, std::int64_t batch, std::size_t shared_per_line,
+                            int max_threads) {
   static const DeviceLimits limits = device_limits();
   const int threads_per_line = n / registers;
-  // Interleaved lines coalesce when a warp's lines fill 32-byte sectors.
-  const int coalescing = line_fastest ? static_cast<int>(std::max<std::size_t>(1, 32 / (2 * bytes_per_element))) : 1;
-  int lines = std::max(1, 256 / threads_per_line);
-  // Two blocks per multiprocessor at least, where the coalescing minimum allows.
-  while (lines > coalescing && lines * shared_per_line > std::size_t(limits.shared_optin) / 2) lines /= 2;
+  // Small blocks won on an H100 (bench/results/fft_bench_h100.json: the best variants ran 32 to 64
+  // threads per block up to length 256, 128 to 256 beyond): a block waits at every exchange for
+  // its slowest warp, and small blocks overlap one another's loads, passes and stores.
+  const int target_threads = n <= 256 ? 64 : 128;
+  int lines = std::max(1, target_threads / threads_per_line);
+  // At most half the shared memory per block, where the coalescing minimum allows.
+  while (lines > min_lines && lines * shared_per_line > std::size_t(limits.shared_optin) / 2) lines /= 2;
   // Enough blocks to fill the device before lines are packed into blocks.
-  while (lines > coalescing && (batch + lines - 1) / lines < 2 * limits.sms) lines /= 2;
-  return std::max(1, std::min(std::max(lines, coalescing), max_threads / threads_per_line));
+  while (lines > min_lines && (batch + lines - 1) / lines < 2 * limits.sms) lines /= 2;
+  return std::max(1, std::min(std::max(lines, min_lines), max_threads / threads_per_line));
 }
 
 std::size_t shared_limit() {
