@@ -15,8 +15,8 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/fft/flow_graph_cuda.hpp"
