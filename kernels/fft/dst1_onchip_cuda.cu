@@ -1,7 +1,8 @@
 // launch_dst1_lines_onchip (dst1_onchip_cuda.hpp): a block takes 2 `pairs` neighbouring lines
 // (numbered as in Dst1Lines: the faster other axis fastest), line p paired with line p + pairs,
-// loads their odd extensions straight into the registers of the on-chip transform, and writes the
-// coefficients back over the values. Along x the threads of a pair take neighbouring points; along
+// loads their odd extensions into the registers of the on-chip transform (each point read once,
+// the mirrored half through shared memory), and writes the coefficients back over the values; the
+// block's loads all precede the mirror's barrier, so in place is safe. Along x the threads of a pair take neighbouring points; along
 // y and z neighbouring pairs take neighbouring x, so every load and store is coalesced.
 #include <cuda_runtime.h>
 
@@ -27,7 +28,7 @@ struct Dst1LinesArgs {
 
 /// M = 2N: the complex length; R values per thread, pass radix P.
 template <class T, int M, int R, int P>
-__global__ void dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex<T>* table) {
+__global__ void __launch_bounds__(onchip::max_block_threads<T, R>) dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex<T>* table) {
   extern __shared__ unsigned char shared_bytes[];
   constexpr int threads_per_line = M / R, N = M / 2;
   T* planes = reinterpret_cast<T*>(shared_bytes);
@@ -44,20 +45,26 @@ __global__ void dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex
   T* const pa = base(line_a);
   T* const pb = base(line_b);
 
+  // Points j = t + q M/R of the first half (q < R/2) from memory, each read once; the second half,
+  // the negated mirror x_{2N-j}, from the threads holding it, through shared memory.
   Complex<T> x[R];
-  onchip::static_for<0, R>([&](auto q_) {
-    constexpr int q = decltype(q_)::value;
-    constexpr bool mirrored = q >= R / 2;  // j >= N: the odd extension's negated mirror
+#pragma unroll
+  for (int q = 0; q < R / 2; ++q) {
     const int j = t + q * threads_per_line;
-    const int source = mirrored ? M - j : j;
-    const bool inside = source >= 1 && source <= N - 1;
-    const T va = has_a && inside ? pa[source * a.stride_axis] : T(0);
-    const T vb = has_b && inside ? pb[source * a.stride_axis] : T(0);
-    x[q] = mirrored ? Complex<T>{-va, -vb} : Complex<T>{va, vb};
-  });
+    const bool inside = j >= 1;
+    x[q] = {has_a && inside ? pa[j * a.stride_axis] : T(0), has_b && inside ? pb[j * a.stride_axis] : T(0)};
+    line.put(j, x[q]);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int q = R / 2; q < R; ++q) {
+    const int source = M - (t + q * threads_per_line);  // 1..N
+    const Complex<T> v = source < N ? line.get(source) : Complex<T>{T(0), T(0)};
+    x[q] = {-v.re, -v.im};
+  }
+  __syncthreads();  // the mirror read before the passes overwrite the planes
 
   onchip::fft_passes<M, R, P>(x, t, line, table);
-  __syncthreads();  // in place: with a single pass no exchange has ordered the block's loads first
 
 #pragma unroll
   for (int q = 0; q < R / 2; ++q) {
@@ -69,10 +76,23 @@ __global__ void dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex
 }
 
 template <class T, int M, int P>
-void launch(T* field, const Dst1LinesArgs& args, const Complex<T>* table, StreamHandle stream) {
+void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle stream) {
   constexpr int R = onchip::registers_per_thread(M, P);
   const auto kernel = dst1_lines_kernel<T, M, R, P>;
+  static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
+  if (args.pairs == 0)
+    // Along y and z, lines A (x = p) and B (x = p + pairs) of sector_lines pairs fill two sectors
+    // of each row: the best measured (511^3, H100).
+    args.pairs = onchip::default_lines_per_block(M, R, args.line_fastest ? onchip::sector_lines<T>() : 1, (args.lines + 1) / 2,
+                                                 onchip::block_shared_bytes<T>(1, M), max_threads);
+  const int threads = args.pairs * (M / R);
+  GRIDFLOW_REQUIRE(threads <= max_threads, "DST-I lines on chip: " + std::to_string(args.pairs) + " line pairs of length " +
+                                               std::to_string(M / 2) + " need " + std::to_string(threads) +
+                                               " threads, more than the kernel's " + std::to_string(max_threads));
   const std::size_t shared = onchip::block_shared_bytes<T>(args.pairs, M);
+  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(), "DST-I lines on chip: " + std::to_string(args.pairs) +
+                                                         " line pairs of length " + std::to_string(M / 2) + " need " +
+                                                         std::to_string(shared) + " bytes of shared memory");
   onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
   const std::int64_t blocks = (args.lines + 2 * args.pairs - 1) / (2 * args.pairs);
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "DST-I lines: " + std::to_string(blocks) + " blocks exceed the grid");
@@ -98,20 +118,9 @@ void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, cons
   GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, "DST-I lines on chip: lines_per_block must be >= 0");
   const int p = axis == 0 ? 1 : 0, q = axis == 2 ? 1 : 2;  // the other axes, faster first
   const int m = static_cast<int>(2 * n), radix = std::min(tunables.radix, m);
-  const int registers = onchip::registers_per_thread(m, radix);
   Dst1LinesArgs args{box.first, box.stride[axis], box.stride[p], box.stride[q], box.extent[p],
                      box.extent[p] * box.extent[q], tunables.lines_per_block, axis != 0};
   if (args.lines == 0) return;
-  if (args.pairs == 0)
-    args.pairs = onchip::default_lines_per_block(m, registers, sizeof(T), args.line_fastest,
-                                                 (args.lines + 1) / 2, onchip::block_shared_bytes<T>(1, m));
-  const int threads = args.pairs * (m / registers);
-  GRIDFLOW_REQUIRE(threads <= 1024, "DST-I lines on chip: " + std::to_string(args.pairs) + " line pairs of length " +
-                                        std::to_string(n) + " need " + std::to_string(threads) + " threads, more than 1024");
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.pairs, m);
-  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(), "DST-I lines on chip: " + std::to_string(args.pairs) +
-                                                         " line pairs of length " + std::to_string(n) + " need " +
-                                                         std::to_string(shared) + " bytes of shared memory");
   int log2m = 0;
   while ((1 << log2m) < m) ++log2m;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;

@@ -27,11 +27,19 @@
 
 namespace gridflow::kernels::fft::onchip {
 
-/// Length of the shared twiddle table: W_4096^m, m = 0..4095, serves every length up to 4096.
-inline constexpr int twiddle_table_length = 4096;
+/// The launch bound of a kernel holding R values of T per thread: 1024 threads (so at most 64
+/// registers, and a whole multiprocessor's 2048 threads resident in two blocks) where the values
+/// fit, 512 (128 registers) for radix-16 double, whose 64 registers of values alone fill 64.
+template <class T, int R>
+inline constexpr int max_block_threads = sizeof(T) == 8 && R >= 16 ? 512 : 1024;
+
+/// The twiddle table holds, for every power of two L = 1..4096, the roots W_L^m, m = 0..L-1, at
+/// entries L + m: a pass reading W_L^j for neighbouring j reads neighbouring entries (one strided
+/// table W_4096^{j 4096/L} put every thread of a warp on its own cache line).
+inline constexpr int twiddle_table_length = 2 * 4096;
 inline constexpr int max_log2_length = 12;
 
-/// The table W_4096^m = exp(-2 pi i m / 4096) (computed in long double) on the current device,
+/// The table above (W_L^m = exp(-2 pi i m / L), computed in long double) on the current device,
 /// made on first use (blocking) and kept for the process. Defined in flow_graph_onchip_cuda.cu.
 template <class T>
 const Complex<T>* twiddle_table();
@@ -133,7 +141,7 @@ __device__ __forceinline__ void dft(Complex<T>* a) {
 /// W_L^m = exp(-2 pi i m / L) for 0 <= m < L <= 4096 (powers of two): from the table, or computed.
 template <int L, class T>
 __device__ __forceinline__ Complex<T> root(int m, const Complex<T>* table) {
-  if (table) return table[m * (twiddle_table_length / L)];
+  if (table) return table[L + m];
   T s, c;
   if constexpr (std::is_same_v<T, float>) sincospif(-2.0f * m / L, &s, &c);
   else sincospi(-2.0 * m / L, &s, &c);
@@ -184,9 +192,14 @@ __device__ __forceinline__ void radix_pass(Complex<T> (&x)[R], int t, const Comp
 #pragma unroll
     for (int k = 0; k < RP; ++k) a[k] = x[s + k * S];
     if constexpr (NS > 1) {
-      const int j = (t + s * (N / R)) % NS;
+      // One root looked up (a table gather costs a cache-line access per distinct j in the warp),
+      // its powers multiplied out with a rounding depth of log2(RP).
+      Complex<T> w[RP];
+      w[1] = root<NS * RP>((t + s * (N / R)) % NS, table);
 #pragma unroll
-      for (int k = 1; k < RP; ++k) a[k] = cmul(a[k], root<NS * RP>(j * k, table));
+      for (int k = 2; k < RP; ++k) w[k] = cmul(w[k / 2], w[k - k / 2]);
+#pragma unroll
+      for (int k = 1; k < RP; ++k) a[k] = cmul(a[k], w[k]);
     }
     dft<RP>(a);
 #pragma unroll

@@ -13,8 +13,10 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/fft/flow_graph_cuda.hpp"
@@ -37,10 +39,11 @@ const Complex<T>* twiddle_table() {
   const std::lock_guard<std::mutex> lock(mutex);
   if (!tables[device]) {
     std::vector<Complex<T>> host(twiddle_table_length);
-    for (int m = 0; m < twiddle_table_length; ++m) {
-      const long double angle = -2.0L * 3.141592653589793238462643383279502884L * m / twiddle_table_length;
-      host[m] = {static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))};
-    }
+    for (int length = 1; length < twiddle_table_length; length *= 2)
+      for (int m = 0; m < length; ++m) {
+        const long double angle = -2.0L * 3.141592653589793238462643383279502884L * m / length;
+        host[length + m] = {static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))};
+      }
     Complex<T>* table = nullptr;
     GRIDFLOW_CUDA_CHECK(cudaMalloc(&table, host.size() * sizeof(Complex<T>)));
     GRIDFLOW_CUDA_CHECK(cudaMemcpy(table, host.data(), host.size() * sizeof(Complex<T>), cudaMemcpyHostToDevice));
@@ -80,7 +83,7 @@ __device__ __forceinline__ Complex<T> four_step_twiddle(std::int64_t line_in_gro
 }
 
 template <class T, int N, int R, int P>
-__global__ void onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const OnChipArgs a, const Complex<T>* table) {
+__global__ void __launch_bounds__(onchip::max_block_threads<T, R>) onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const OnChipArgs a, const Complex<T>* table) {
   extern __shared__ unsigned char shared_bytes[];
   constexpr int threads_per_line = N / R;
   T* planes = reinterpret_cast<T*>(shared_bytes);
@@ -118,13 +121,22 @@ __global__ void onchip_fft_kernel(const Complex<T>* in, Complex<T>* out, const O
   if (b >= a.batch) return;
   const std::int64_t i = b % a.inner_lines;
   Complex<T>* p = out + (b / a.inner_lines) * a.out_outer_distance + i * a.out_distance;
+  // The four-step twiddle of element k = t + q N/R as W^{i t} (W^{i N/R})^q: two sines and cosines
+  // per thread, then a product per element (rounding grows with q <= 16, far inside float's budget).
+  Complex<T> w{T(1), T(0)}, step{T(1), T(0)};
+  if (a.twiddle_length) {
+    w = four_step_twiddle<T>(i, t, a.twiddle_length, a.inverse);
+    step = four_step_twiddle<T>(i, threads_per_line, a.twiddle_length, a.inverse);
+  }
 #pragma unroll
   for (int q = 0; q < R; ++q) {
-    const int k = t + q * threads_per_line;
     Complex<T> y = x[q];
     if (a.inverse) y.im = -y.im;
-    if (a.twiddle_length) y = onchip::cmul(y, four_step_twiddle<T>(i, k, a.twiddle_length, a.inverse));
-    onchip::store(p + k * a.out_stride, y);
+    if (a.twiddle_length) {
+      y = onchip::cmul(y, w);
+      w = onchip::cmul(w, step);
+    }
+    onchip::store(p + (t + q * threads_per_line) * a.out_stride, y);
   }
 }
 
@@ -135,18 +147,20 @@ std::int64_t line_step(std::int64_t inner_lines, std::int64_t distance, std::int
 
 template <class T>
 void check_shape(const OnChipShape& s, const FlowGraphTunables& tunables) {
-  const std::string shape = "on-chip FFT of length " + std::to_string(s.n) + " x " + std::to_string(s.batch) + ": ";
-  GRIDFLOW_REQUIRE(tunables.kernel == FlowGraphTunables::Kernel::onchip, shape + "the tunables name another kernel than onchip");
+  // Messages are built only on failure: this runs on every launch, and short batches are
+  // launch-bound.
+  const auto shape = [&] { return "on-chip FFT of length " + std::to_string(s.n) + " x " + std::to_string(s.batch) + ": "; };
+  GRIDFLOW_REQUIRE(tunables.kernel == FlowGraphTunables::Kernel::onchip, shape() + "the tunables name another kernel than onchip");
   GRIDFLOW_REQUIRE(s.n >= 2 && s.n <= max_onchip_length<T>() && (s.n & (s.n - 1)) == 0,
-                   shape + "the length must be a power of two in 2.." + std::to_string(max_onchip_length<T>()));
-  GRIDFLOW_REQUIRE(s.batch >= 1, shape + "the batch must be at least 1");
+                   shape() + "the length must be a power of two in 2.." + std::to_string(max_onchip_length<T>()));
+  GRIDFLOW_REQUIRE(s.batch >= 1, shape() + "the batch must be at least 1");
   GRIDFLOW_REQUIRE(s.inner_lines >= 1 && s.batch % s.inner_lines == 0,
-                   shape + "inner_lines " + std::to_string(s.inner_lines) + " must be >= 1 and divide the batch");
-  GRIDFLOW_REQUIRE(s.sign == -1 || s.sign == 1, shape + "sign " + std::to_string(s.sign) + " is not -1 or +1");
-  GRIDFLOW_REQUIRE(s.twiddle_length >= 0, shape + "twiddle_length must be >= 0");
+                   shape() + "inner_lines " + std::to_string(s.inner_lines) + " must be >= 1 and divide the batch");
+  GRIDFLOW_REQUIRE(s.sign == -1 || s.sign == 1, shape() + "sign " + std::to_string(s.sign) + " is not -1 or +1");
+  GRIDFLOW_REQUIRE(s.twiddle_length >= 0, shape() + "twiddle_length must be >= 0");
   GRIDFLOW_REQUIRE(tunables.radix == 2 || tunables.radix == 4 || tunables.radix == 8 || tunables.radix == 16,
-                   shape + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
-  GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape + "lines_per_block must be >= 0");
+                   shape() + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
+  GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape() + "lines_per_block must be >= 0");
 }
 
 struct DeviceLimits {
@@ -164,11 +178,23 @@ DeviceLimits device_limits() {
 }
 
 template <class T, int N, int P>
-void launch(const Complex<T>* in, Complex<T>* out, const OnChipArgs& args, const Complex<T>* table, StreamHandle stream) {
+void launch(const Complex<T>* in, Complex<T>* out, OnChipArgs args, const Complex<T>* table, StreamHandle stream) {
   constexpr int R = onchip::registers_per_thread(N, P);
-  const int threads = args.lines * (N / R);
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, N);
   const auto kernel = onchip_fft_kernel<T, N, R, P>;
+  static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
+  if (args.lines == 0)
+    args.lines = onchip::default_lines_per_block(N, R, args.line_fastest ? onchip::sector_lines<Complex<T>>() : 1, args.batch,
+                                                 onchip::block_shared_bytes<T>(1, N), max_threads);
+  const int threads = args.lines * (N / R);
+  GRIDFLOW_REQUIRE(threads <= max_threads, "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) +
+                                               " lines per block at radix " + std::to_string(P) + " need " +
+                                               std::to_string(threads) + " threads, more than the kernel's " +
+                                               std::to_string(max_threads) + " (registers)");
+  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, N);
+  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(),
+                   "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) + " lines per block need " +
+                       std::to_string(shared) + " bytes of shared memory, more than the device's " +
+                       std::to_string(onchip::shared_limit()));
   onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
   const std::int64_t blocks = (args.batch + args.lines - 1) / args.lines;
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "on-chip FFT: " + std::to_string(blocks) + " blocks exceed the grid");
@@ -182,22 +208,38 @@ namespace onchip {
 
 void allow_shared_bytes(const void* kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
-  // Opting in is per kernel and device; doing it every launch costs a driver call of a microsecond.
+  // The opt-in is per kernel and device; a driver call on every launch would cost a microsecond.
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, std::size_t> allowed;
+  int device = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::size_t& done = allowed[{kernel, device}];
+  if (bytes <= done) return;
   GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  done = bytes;
 }
 
-int default_lines_per_block(int n, int radix, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
-                            std::size_t shared_per_line) {
+int max_threads_per_block(const void* kernel) {
+  cudaFuncAttributes attributes{};
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return attributes.maxThreadsPerBlock;
+}
+
+int default_lines_per_block(int n, int registers, int min_lines, std::int64_t batch, std::size_t shared_per_line,
+                            int max_threads) {
   static const DeviceLimits limits = device_limits();
-  const int threads_per_line = n / radix;
-  // Interleaved lines coalesce when a warp's lines fill 32-byte sectors.
-  const int coalescing = line_fastest ? static_cast<int>(std::max<std::size_t>(1, 32 / (2 * bytes_per_element))) : 1;
-  int lines = std::max(1, 256 / threads_per_line);
-  // Two blocks per multiprocessor at least, where the coalescing minimum allows.
-  while (lines > coalescing && lines * shared_per_line > std::size_t(limits.shared_optin) / 2) lines /= 2;
+  const int threads_per_line = n / registers;
+  // Small blocks won on an H100 (bench/results/fft_bench_h100.json: the best variants ran 32 to 64
+  // threads per block up to length 256, 128 to 256 beyond): a block waits at every exchange for
+  // its slowest warp, and small blocks overlap one another's loads, passes and stores.
+  const int target_threads = n <= 256 ? 64 : 128;
+  int lines = std::max(1, target_threads / threads_per_line);
+  // At most half the shared memory per block, where the coalescing minimum allows.
+  while (lines > min_lines && lines * shared_per_line > std::size_t(limits.shared_optin) / 2) lines /= 2;
   // Enough blocks to fill the device before lines are packed into blocks.
-  while (lines > coalescing && (batch + lines - 1) / lines < 2 * limits.sms) lines /= 2;
-  return std::max(lines, coalescing);
+  while (lines > min_lines && (batch + lines - 1) / lines < 2 * limits.sms) lines /= 2;
+  return std::max(1, std::min(std::max(lines, min_lines), max_threads / threads_per_line));
 }
 
 std::size_t shared_limit() {
@@ -235,18 +277,6 @@ void launch_onchip_fft(const Complex<T>* in, Complex<T>* out, const OnChipShape&
                   shape.sign == 1,
                   in_line_fastest,
                   in_line_fastest != out_line_fastest};
-  if (args.lines == 0)
-    args.lines = onchip::default_lines_per_block(n, onchip::registers_per_thread(n, radix), sizeof(T), in_line_fastest, shape.batch,
-                                                 onchip::block_shared_bytes<T>(1, n));
-  const int threads = args.lines * (n / onchip::registers_per_thread(n, radix));
-  GRIDFLOW_REQUIRE(threads <= 1024, "on-chip FFT of length " + std::to_string(n) + ": " + std::to_string(args.lines) +
-                                        " lines per block at radix " + std::to_string(radix) + " need " +
-                                        std::to_string(threads) + " threads, more than 1024");
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, n);
-  GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(),
-                   "on-chip FFT of length " + std::to_string(n) + ": " + std::to_string(args.lines) + " lines per block need " +
-                       std::to_string(shared) + " bytes of shared memory, more than the device's " +
-                       std::to_string(onchip::shared_limit()));
   int log2n = 0;
   while ((1 << log2n) < n) ++log2n;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;

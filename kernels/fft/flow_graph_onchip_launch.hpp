@@ -33,10 +33,21 @@ void allow_shared_bytes(const void* kernel, std::size_t bytes);
 /// The device's largest dynamic shared memory per block (opted in).
 std::size_t shared_limit();
 
-/// Lines per block when the tunables leave it 0: about 256 threads, at least two blocks' shared
-/// memory per multiprocessor and two blocks per multiprocessor where the batch allows, and never
-/// fewer interleaved lines than fill a 32-byte sector (bytes_per_element: sizeof(T)).
-int default_lines_per_block(int n, int radix, std::size_t bytes_per_element, bool line_fastest, std::int64_t batch,
-                            std::size_t shared_per_line);
+/// The most threads a block of `kernel` may have (its registers considered).
+int max_threads_per_block(const void* kernel);
+
+/// Lines whose elements of type E, side by side, fill a 32-byte sector: the fewest interleaved
+/// lines (neighbouring threads taking neighbouring lines) that coalesce.
+template <class E>
+constexpr int sector_lines() {
+  return sizeof(E) >= 32 ? 1 : static_cast<int>(32 / sizeof(E));
+}
+
+/// Lines per block when the tunables leave it 0 (threads per line: n / registers): 64 threads
+/// up to length 256 and 128 beyond (or one line), at most half the device's shared memory per
+/// block and two blocks per multiprocessor where the batch allows, never fewer than min_lines
+/// unless max_threads (the kernel's, registers considered) forbids.
+int default_lines_per_block(int n, int registers, int min_lines, std::int64_t batch, std::size_t shared_per_line,
+                            int max_threads);
 
 }  // namespace gridflow::kernels::fft::onchip
