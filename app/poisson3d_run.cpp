@@ -191,6 +191,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     s.stepping_seconds = report.seconds;
     s.cell_updates_per_second = report.seconds > 0 ? static_cast<double>(grid.interior().size()) * report.iterations / report.seconds : 0;
     s.phases = {{"solve", report.seconds}};
+    for (const auto& [name, seconds] : report.phases) s.phases.emplace_back("solve." + name, seconds);
     write_summary_json(s, summary_path);
   }
   if (outcome.stop) return outcome.exit_status();

@@ -37,6 +37,8 @@ struct SolveReport {
   double relative_residual = 0;
   double seconds = 0;
   std::vector<ResidualRecord> history;
+  /// Seconds per phase of the solve, where the solver times them (this rank's; empty otherwise).
+  std::vector<std::pair<std::string, double>> phases;
 };
 
 /// What every solver is built from: the problem, where it runs and how ranks talk.

@@ -39,7 +39,7 @@ class SpectralSolver : public PoissonSolver<T> {
   kernels::stencil::PoissonCoefficients<T> m_k;
   transform::DistributedSineTransform<T> m_transform;
   kernels::fft::DirichletEigenvalues<T> m_eigenvalues;
-  std::unique_ptr<mesh::Field<T, 3>> m_rhs;  // b on the owned interior points; null when there are none
+  std::unique_ptr<mesh::Field<T, 3>> m_rhs;  // b on the owned interior points; null when there are none or on one rank
   std::unique_ptr<halo::HaloExchange<T, 3>> m_halo;  // for the residual, made for u's ghost width
   int m_halo_ghost = -1;
 };

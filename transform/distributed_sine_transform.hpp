@@ -12,6 +12,7 @@
 // GPUs). The coefficient at global index (i, j, k) is that of sine mode (i, j, k). Unnormalised: inverse(forward(x)) = (Nx/2)(Ny/2)(Nz/2) x, N the
 // interval counts. Slabs split as the Decomposition splits points (the first take the remainder);
 // with more ranks than interior planes, the extra ranks hold no slab and only pass values on.
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -39,18 +40,32 @@ class DistributedSineTransform {
   /// it overwrites. out's other points are not touched. Device: queued on the stream on return.
   void inverse(mesh::Field<T, 3>& out);
 
+  /// Whether this rank holds the whole interior (one rank): then every stage is the owned box,
+  /// and the transforms can run in place on the caller's field, with no slab copies.
+  bool local() const { return m_local; }
+  /// local() only. The owned interior points of `field` = their transform / inverse transform, in
+  /// place (the coefficients of mode (i, j, k) at point (i, j, k)); its other points are not touched.
+  void forward_in_place(mesh::Field<T, 3>& field);
+  void inverse_in_place(mesh::Field<T, 3>& field);
+
   /// This rank's owned interior points.
   const mesh::Box<3>& owned_interior() const { return m_owned_interior; }
   /// This rank's y-slab, where the coefficients live (may be empty).
   const mesh::Box<3>& coefficient_box() const { return m_y_slab_box; }
-  /// The coefficients on coefficient_box(); null when it is empty.
+  /// The coefficients on coefficient_box() after forward(); null when it is empty (or, on one
+  /// rank, before the first forward()).
   mesh::Field<T, 3>* coefficients() { return m_y_slab.get(); }
   /// The NCCL communicator the transposes use (null over MPI), connected to every rank they
   /// talk to: share it rather than pay for another one (creating one takes about a second).
   std::shared_ptr<const halo::NcclComm> nccl_comm() const { return m_nccl; }
 
  private:
+  /// Makes the slab fields and the transposes, once (on one rank, at the first forward/inverse).
+  void make_slab_path();
+
   mesh::Box<3> m_owned_interior, m_z_slab_box, m_y_slab_box;
+  std::function<void()> m_slab_path;  // what make_slab_path() runs, until it has
+  bool m_local = false;
   std::unique_ptr<mesh::Field<T, 3>> m_z_slab, m_y_slab;
   std::unique_ptr<kernels::fft::Dst1Plan<T>> m_dst_x, m_dst_y, m_dst_z;
   std::shared_ptr<const halo::NcclComm> m_nccl;

@@ -1,8 +1,13 @@
 #pragma once
 // Dst1Plan<T>: the batched type-I discrete sine transform along one axis of a box of a field, in
-// place, through a real FFT of the same length: the fold and unfold of dst1_point.hpp around an
-// r2c FftPlan of whichever backend the FftTunables name (FFTW on the host, cuFFT on the device by
-// default).
+// place. Two ways:
+//  - fused (device, flow_graph backend, N a power of two up to dst1_onchip_max_length): one
+//    kernel per axis that reads each line once, transforms it on chip and writes it back
+//    (dst1_onchip_cuda.hpp); the default on the device wherever it applies, about 3x faster than
+//    the other way on 511^3;
+//  - through a real FFT of the same length: the fold and unfold of dst1_point.hpp around an r2c
+//    FftPlan of whichever backend the FftTunables name (FFTW on the host, cuFFT on the device for
+//    lengths the fused kernel does not take).
 //
 // Every line along `axis` through the box is transformed,
 //   F_k = sum_{j=1}^{N-1} x_j sin(pi j k / N),  N = box.extent(axis) + 1,
@@ -19,6 +24,7 @@
 
 #include "kernels/fft/dst1_lines.hpp"
 #include "kernels/fft/fft_plan.hpp"
+#include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/box.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -35,7 +41,9 @@ class Dst1Plan {
 
   /// Plans for `box` (non-empty) in fields of memory `space`; device work is queued on `stream`.
   /// max_batch_elements bounds N batch(); 0 takes the space's default above. `fft` picks the
-  /// FFT backend; none takes default_fft_tunables(space). Throws Error for an empty box, an axis
+  /// FFT backend (flow_graph on the device: fused where the length allows, its variant naming the
+  /// fused kernel's radix and twiddle source); none takes the fused kernel where it applies, else
+  /// default_fft_tunables(space). Throws Error for an empty box, an axis
   /// outside 0..2, device memory without CUDA, or a backend that cannot plan the lines.
   Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space, StreamHandle stream,
            std::int64_t max_batch_elements = 0, std::optional<FftTunables> fft = std::nullopt);
@@ -51,10 +59,12 @@ class Dst1Plan {
   int axis() const { return m_axis; }
   /// N: the transform length (points per line + 1).
   std::int64_t length() const { return m_layout.n; }
-  /// Lines per FFT execution.
+  /// Lines per FFT execution (all of them when fused).
   std::int64_t batch() const { return m_layout.batch; }
   /// The FFT backend the lines go through.
-  const FftTunables& fft_tunables() const { return m_fft->tunables(); }
+  const FftTunables& fft_tunables() const { return m_tunables; }
+  /// Whether the lines go through the fused on-chip kernel.
+  bool fused() const { return m_fused.has_value(); }
 
  private:
   mesh::Box<3> m_box;
@@ -64,7 +74,9 @@ class Dst1Plan {
   std::int64_t m_lines = 0;
   Dst1Lines m_layout;  // n, batch and buffer layout; apply() adds the field's addressing
   mesh::Buffer m_sines, m_real, m_spectrum;
-  std::unique_ptr<FftPlan<T>> m_fft;  // r2c, real buffer to spectrum buffer
+  FftTunables m_tunables;
+  std::optional<FlowGraphTunables> m_fused;  // set: the fused kernel, no buffers and no FFT plan
+  std::unique_ptr<FftPlan<T>> m_fft;         // r2c, real buffer to spectrum buffer
 };
 
 extern template class Dst1Plan<float>;

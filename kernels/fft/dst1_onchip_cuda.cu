@@ -102,9 +102,8 @@ void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle 
 
 }  // namespace
 
-bool dst1_onchip_supports(std::int64_t n) {
-  return n >= 2 && 2 * n <= (std::int64_t(1) << onchip::max_log2_length) && (n & (n - 1)) == 0;
-}
+static_assert(2 * dst1_onchip_max_length == (std::int64_t(1) << onchip::max_log2_length),
+              "the fused DST-I's length-2N transform is the longest on-chip one");
 
 template <class T>
 void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,

@@ -22,9 +22,13 @@ struct BoxAddressing {
   std::int64_t stride[3] = {1, 0, 0};
 };
 
+/// The longest transform length the fused kernel takes: its length-2N complex transform must fit
+/// on chip (max_onchip_length, 4096).
+inline constexpr std::int64_t dst1_onchip_max_length = 2048;
+
 /// Whether the fused kernel takes lines of transform length n (points + 1): a power of two,
-/// 2..2048 (its length-2n complex transform fits on chip).
-bool dst1_onchip_supports(std::int64_t n);
+/// 2..dst1_onchip_max_length.
+inline bool dst1_onchip_supports(std::int64_t n) { return n >= 2 && n <= dst1_onchip_max_length && (n & (n - 1)) == 0; }
 
 /// Every line of `box` along `axis` (0, 1, 2) of the device array `field` = its DST-I. Tunables:
 /// radix, twiddle_table as for launch_onchip_fft; lines_per_block counts line pairs (0: chosen).

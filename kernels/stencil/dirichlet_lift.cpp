@@ -28,9 +28,9 @@ void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, cons
         const auto bv = b.view();
         core::for_each_host("stencil::dirichlet_lift::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t z) {
           bv(i, j, z) = dirichlet_lift_point(
-              fv(i, j, z), boundary_part(uv(i - 1, j, z), i - 1, n[0]), boundary_part(uv(i + 1, j, z), i + 1, n[0]),
-              boundary_part(uv(i, j - 1, z), j - 1, n[1]), boundary_part(uv(i, j + 1, z), j + 1, n[1]),
-              boundary_part(uv(i, j, z - 1), z - 1, n[2]), boundary_part(uv(i, j, z + 1), z + 1, n[2]), k);
+              fv(i, j, z), boundary_part<T>(uv, i - 1, j, z, i - 1, n[0]), boundary_part<T>(uv, i + 1, j, z, i + 1, n[0]),
+              boundary_part<T>(uv, i, j - 1, z, j - 1, n[1]), boundary_part<T>(uv, i, j + 1, z, j + 1, n[1]),
+              boundary_part<T>(uv, i, j, z - 1, z - 1, n[2]), boundary_part<T>(uv, i, j, z + 1, z + 1, n[2]), k);
         });
       },
       [&](auto) { launch_dirichlet_lift_cuda<T>(u.view(), f.view(), box, n, k, b.view(), stream); });

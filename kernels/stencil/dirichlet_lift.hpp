@@ -12,8 +12,8 @@ namespace gridflow::kernels::stencil {
 
 /// b = dirichlet_lift_point(f, boundary parts of u's neighbours) on `box`, a box of interior points
 /// (1..n-1 along every axis, `n` the grid's interval counts). u's boundary points next to the box
-/// must hold the Dirichlet values (its interior values are not read). u and f share one layout; b
-/// may have another (its ghosted box contains `box`); all three share one memory space.
+/// must hold the Dirichlet values (its interior values are not read, so b may be u itself). u and f
+/// share one layout; b may have another (its ghosted box contains `box`); all three share one memory space.
 /// Host: blocks. Device: asynchronous on `stream`.
 template <class T>
 void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,

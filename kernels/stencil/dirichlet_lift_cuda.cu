@@ -14,9 +14,9 @@ struct DirichletLift {
   PoissonCoefficients<T> k;
   __device__ void operator()(long long i, long long j, long long z) const {
     b(i, j, z) = dirichlet_lift_point(
-        f(i, j, z), boundary_part(u(i - 1, j, z), i - 1, n[0]), boundary_part(u(i + 1, j, z), i + 1, n[0]),
-        boundary_part(u(i, j - 1, z), j - 1, n[1]), boundary_part(u(i, j + 1, z), j + 1, n[1]),
-        boundary_part(u(i, j, z - 1), z - 1, n[2]), boundary_part(u(i, j, z + 1), z + 1, n[2]), k);
+        f(i, j, z), boundary_part<T>(u, i - 1, j, z, i - 1, n[0]), boundary_part<T>(u, i + 1, j, z, i + 1, n[0]),
+        boundary_part<T>(u, i, j - 1, z, j - 1, n[1]), boundary_part<T>(u, i, j + 1, z, j + 1, n[1]),
+        boundary_part<T>(u, i, j, z - 1, z - 1, n[2]), boundary_part<T>(u, i, j, z + 1, z + 1, n[2]), k);
   }
 };
 

@@ -8,10 +8,12 @@
 
 namespace gridflow::kernels::stencil {
 
-/// A neighbour's value in u_bdry: itself when its index along the axis is 0 or n, else 0.
-template <class T>
-GRIDFLOW_HOST_DEVICE inline T boundary_part(T value, std::int64_t index, std::int64_t n) {
-  return index == 0 || index == n ? value : T(0);
+/// A neighbour's value in u_bdry: u's value at (i, j, z) when `index`, its index along the axis
+/// stepped, is 0 or n, else 0. Interior points are never read, so the lift may write into u itself.
+template <class T, class View>
+GRIDFLOW_HOST_DEVICE inline T boundary_part(const View& u, std::int64_t i, std::int64_t j, std::int64_t z,
+                                            std::int64_t index, std::int64_t n) {
+  return index == 0 || index == n ? u(i, j, z) : T(0);
 }
 
 /// b = f - laplacian_point(0, w, e, s, n, b, t) with the neighbours already reduced to boundary_part.
