@@ -190,7 +190,7 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   loop.add(progress);
   loop.add(output);
   loop.add(timing);
-  const auto budget = find_time_budget(checkpoint.wall_limit, comm);
+  const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, comm);
   CheckpointObserver<T, 2> checkpointer(
       checkpoint, config.run.output_name,
       [&](const RunState<T, 2>& state, const std::string& path) {

@@ -152,7 +152,7 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
     loop.add(output);
     loop.add(csv);
   }
-  const auto budget = find_time_budget(checkpoint.wall_limit, d.comm());
+  const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, d.comm());
   CheckpointObserver<T, 3> checkpointer(
       checkpoint, config.run.output_name,
       [&](const RunState<T, 3>& state, const std::string& path) {
