@@ -173,6 +173,13 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   FiniteCheck<T, 2> finite(
       report_every, fmt::format("with dt = {:.6e} inside the stability bound this points at the initial or boundary expressions", config.dt));
   StepProgress<T, 2> progress(report_every, "u", root);
+  const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, comm);
+  CheckpointObserver<T, 2> checkpointer(
+      checkpoint, config.run.output_name,
+      [&](const RunState<T, 2>& state, const std::string& path) {
+        save_heat_checkpoint<T>(path, state, solver, deck, output.series_steps());
+      },
+      budget ? std::optional<double>(budget->seconds) : std::nullopt, budget ? budget->source : "", root);
   PhaseTable<T, 2> timing(
       [&] {
         const auto times = solver.times();  // steps a device choice took on the other device are not in them
@@ -181,6 +188,7 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
                       {"boundary values", times.boundary},
                       {"ghost exchange", times.exchange},
                       {"output", output.seconds()},
+                      {"checkpoints", checkpointer.seconds()},
                       {"progress reductions", finite.seconds() + progress.seconds()},
                       {"set-up", setup_seconds},
                       {"tuning, its steps included", tuning_seconds}};
@@ -190,13 +198,6 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
   loop.add(progress);
   loop.add(output);
   loop.add(timing);
-  const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, comm);
-  CheckpointObserver<T, 2> checkpointer(
-      checkpoint, config.run.output_name,
-      [&](const RunState<T, 2>& state, const std::string& path) {
-        save_heat_checkpoint<T>(path, state, solver, deck, output.series_steps());
-      },
-      budget ? std::optional<double>(budget->seconds) : std::nullopt, budget ? budget->source : "", root);
   loop.add(checkpointer);  // last: the output of its step is in the series it records
   HeatStepping<T> stepping(solver, steps, config.dt, comm);
   if (config.run.output_enabled) {  // the writes' host copy is allocated now, not in the output phase
