@@ -85,8 +85,8 @@ int run(const solver::HeatConfig& config, const Deck& deck, const mesh::Decompos
 
   // A restart continues the checkpoint's run: its solution, step and output series.
   std::optional<HeatRestart> restart;
-  if (!checkpoint.restart.empty()) {
-    const io::CheckpointReader<2> reader(restart_path(checkpoint, config.run.output_name, comm), decomposition);
+  if (const auto path = restart_path(checkpoint, config.run.output_name, comm)) {
+    const io::CheckpointReader<2> reader(*path, decomposition);
     restart = restore_heat_checkpoint<T>(reader, *started, deck, config.dt, config.steps, config.run.output_name,
                                          decomposition.size());
     if (root) {

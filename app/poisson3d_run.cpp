@@ -89,7 +89,8 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) { tuning = result; };
-  const bool restarting = !checkpoint.restart.empty();
+  const auto restart_from = restart_path(checkpoint, config.run.output_name, d.comm());
+  const bool restarting = restart_from.has_value();
   std::unique_ptr<solver::PoissonSolver<T>> solver;
   // A restart tunes nothing: it takes the checkpoint's choice where it applies (same ranks and device).
   if (config.solver == "jacobi" && !restarting)
@@ -108,7 +109,7 @@ int run(const solver::PoissonConfig& config, const Deck& deck, const mesh::Decom
   auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});
   const bool on_device = space == mesh::MemorySpace::device;
   if (restarting) {  // the solve continues from the checkpoint's state
-    const io::CheckpointReader<3> reader(restart_path(checkpoint, config.run.output_name, d.comm()), d);
+    const io::CheckpointReader<3> reader(*restart_from, d);
     const PoissonRestart restart = restore_poisson_checkpoint<T>(reader, solve.get(), deck, d.size(), on_device);
     if (root) {
       std::printf("  restart from %s: iteration %lld, residual %.6e (written by %s on %lld rank(s))\n", reader.path().c_str(),

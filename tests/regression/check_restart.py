@@ -145,7 +145,8 @@ def heat():
         if not os.path.exists(checkpoint):
             fail(f"no checkpoint {checkpoint}")
             continue
-        p = run(second, deck, f"output.dir={out}", "restart=latest")
+        # restart=auto is restart=latest when there is a checkpoint.
+        p = run(second, deck, f"output.dir={out}", "restart=latest" if first != 4 else "restart=auto")
         if "restart from" not in p.stdout:
             fail(f"{first}->{second}: the restart does not say where it starts")
         names = output_files(out)
@@ -320,6 +321,11 @@ def errors():
             fail(f"{overrides}: the message does not name {named}:\n{p.stdout[-1000:]}")
         else:
             print(f"{overrides}: {p.stdout.strip().splitlines()[-1]}")
+    # restart=auto without a checkpoint starts afresh (the first job of a chain).
+    fresh_dir = fresh("restart_auto_fresh")
+    p = run(1, deck, f"output.dir={fresh_dir}", "restart=auto", "heat.steps=10")
+    if "restart from" in p.stdout or not os.path.exists(os.path.join(fresh_dir, "heat2d_00000010.h5")):
+        fail(f"restart=auto in an empty folder did not start afresh:\n{p.stdout[-1000:]}")
     # A Poisson checkpoint does not restart a heat run.
     pdeck = write_deck("restart_errors_poisson.toml", POISSON_DECK)
     pout = fresh("restart_errors_poisson")
