@@ -13,7 +13,7 @@ struct CheckpointOptions {
   double every_seconds = 0;      ///< checkpoint.every as a duration ("30m"); 0: not by the clock
   int keep = 2;                  ///< checkpoint.keep: how many of the newest are kept
   std::string dir;               ///< checkpoint.dir; the output folder by default
-  std::string restart;           ///< restart: "" (a fresh run), a checkpoint's path, or "latest"
+  std::string restart;           ///< restart: "" (a fresh run), a checkpoint's path, "latest", or "auto" (latest if any)
   double wall_limit = 0;         ///< run.wall_limit in seconds; 0: none given
   double wall_margin_seconds = 120;  ///< run.wall_margin as a duration
   double wall_margin_fraction = 0;   ///< run.wall_margin as a fraction (0..1) of the time the run has

@@ -86,8 +86,8 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
 
   // A restart continues the checkpoint's run: its solution, step and output series.
   std::optional<HeatRestart> restart;
-  if (!checkpoint.restart.empty()) {
-    const io::CheckpointReader<2> reader(restart_path(checkpoint, config.run.output_name, comm), decomposition);
+  if (const auto path = restart_path(checkpoint, config.run.output_name, comm)) {
+    const io::CheckpointReader<2> reader(*path, decomposition);
     restart = restore_heat_checkpoint<T>(reader, *started, deck, config.dt, config.steps, config.run.output_name,
                                          decomposition.size());
     if (root) {
@@ -175,6 +175,13 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   FiniteCheck<T, 2> finite(
       report_every, fmt::format("with dt = {:.6e} inside the stability bound this points at the initial or boundary expressions", config.dt));
   StepProgress<T, 2> progress(report_every, "u", root);
+  const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, comm);
+  CheckpointObserver<T, 2> checkpointer(
+      checkpoint, config.run.output_name,
+      [&](const RunState<T, 2>& state, const std::string& path) {
+        save_heat_checkpoint<T>(path, state, solver, deck, output.series_steps());
+      },
+      budget ? std::optional<double>(budget->seconds) : std::nullopt, budget ? budget->source : "", root);
   PhaseTable<T, 2> timing(
       [&] {
         const auto times = solver.times();  // steps a device choice took on the other device are not in them
@@ -183,6 +190,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
                       {"boundary values", times.boundary},
                       {"ghost exchange", times.exchange},
                       {"output", output.seconds()},
+                      {"checkpoints", checkpointer.seconds()},
                       {"progress reductions", finite.seconds() + progress.seconds()},
                       {"set-up", setup_seconds},
                       {"tuning, its steps included", tuning_seconds}};
@@ -192,13 +200,6 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   loop.add(progress);
   loop.add(output);
   loop.add(timing);
-  const auto budget = find_time_budget(checkpoint.wall_limit, comm);
-  CheckpointObserver<T, 2> checkpointer(
-      checkpoint, config.run.output_name,
-      [&](const RunState<T, 2>& state, const std::string& path) {
-        save_heat_checkpoint<T>(path, state, solver, deck, output.series_steps());
-      },
-      budget ? std::optional<double>(budget->seconds) : std::nullopt, budget ? budget->source : "", root);
   loop.add(checkpointer);  // last: the output of its step is in the series it records
   HeatStepping<T> stepping(solver, steps, config.dt, comm);
   if (config.run.output_enabled) {  // the writes' host copy is allocated now, not in the output phase

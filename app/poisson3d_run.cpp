@@ -91,7 +91,8 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) { tuning = result; };
-  const bool restarting = !checkpoint.restart.empty();
+  const auto restart_from = restart_path(checkpoint, config.run.output_name, d.comm());
+  const bool restarting = restart_from.has_value();
   std::unique_ptr<solver::PoissonSolver<T>> solver;
   // A restart tunes nothing: it takes the checkpoint's choice where it applies (same ranks and device).
   if (config.solver == "jacobi" && !restarting)
@@ -110,7 +111,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
   auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});
   const bool on_device = space == mesh::MemorySpace::device;
   if (restarting) {  // the solve continues from the checkpoint's state
-    const io::CheckpointReader<3> reader(restart_path(checkpoint, config.run.output_name, d.comm()), d);
+    const io::CheckpointReader<3> reader(*restart_from, d);
     const PoissonRestart restart = restore_poisson_checkpoint<T>(reader, solve.get(), deck, d.size(), on_device);
     if (root) {
       std::printf("  restart from %s: iteration %lld, residual %.6e (written by %s on %lld rank(s))\n", reader.path().c_str(),
@@ -155,7 +156,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     loop.add(output);
     loop.add(csv);
   }
-  const auto budget = find_time_budget(checkpoint.wall_limit, d.comm());
+  const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, d.comm());
   CheckpointObserver<T, 3> checkpointer(
       checkpoint, config.run.output_name,
       [&](const RunState<T, 3>& state, const std::string& path) {

@@ -70,9 +70,11 @@ void require_same_physics(const io::CheckpointContent& checkpoint, const std::ve
     if (!now.count(key)) refuse(key, value, "no such key");
 }
 
-std::string restart_path(const CheckpointOptions& options, const std::string& basename, MPI_Comm comm) {
-  if (options.restart != "latest") return options.restart;
+std::optional<std::string> restart_path(const CheckpointOptions& options, const std::string& basename, MPI_Comm comm) {
+  if (options.restart.empty()) return std::nullopt;
+  if (options.restart != "latest" && options.restart != "auto") return options.restart;
   const std::string found = io::latest_checkpoint(options.dir, basename, comm);
+  if (found.empty() && options.restart == "auto") return std::nullopt;  // the first job of a chain
   if (found.empty())
     throw InputError("key 'restart': 'latest' found no checkpoint " + basename + "_checkpoint_*.h5 in '" + options.dir + "' (checkpoint.dir; the output folder by default)");
   return found;

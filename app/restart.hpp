@@ -5,6 +5,7 @@
 // far as the checkpoint stores it.
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,9 +28,10 @@ std::vector<std::pair<std::string, std::string>> physics_keys(const Deck& deck);
 void require_same_physics(const io::CheckpointContent& checkpoint, const std::vector<std::pair<std::string, std::string>>& keys,
                           const std::string& path);
 
-/// The checkpoint restart= names: the path as given, or for "latest" the newest checkpoint of
-/// `basename` in the checkpoint folder. InputError when "latest" finds none. Collective.
-std::string restart_path(const CheckpointOptions& options, const std::string& basename, MPI_Comm comm);
+/// The checkpoint restart= names: the path as given, or for "latest" and "auto" the newest
+/// checkpoint of `basename` in the checkpoint folder; nullopt for a fresh start (no restart=, or
+/// "auto" finding none). InputError when "latest" finds none. Collective.
+std::optional<std::string> restart_path(const CheckpointOptions& options, const std::string& basename, MPI_Comm comm);
 
 /// What every checkpoint holds besides the solver's own state.
 io::CheckpointContent base_content(const Deck& deck, const std::string& problem, const std::string& precision, int ranks,

@@ -64,7 +64,7 @@ std::optional<TimeBudget> pbs_budget() {
 
 }  // namespace
 
-std::optional<TimeBudget> find_time_budget(double wall_limit, MPI_Comm comm) {
+std::optional<TimeBudget> find_time_budget(double wall_limit, double elapsed, MPI_Comm comm) {
   int rank = 0;
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   std::optional<TimeBudget> best;
@@ -72,7 +72,8 @@ std::optional<TimeBudget> find_time_budget(double wall_limit, MPI_Comm comm) {
     const auto consider = [&best](std::optional<TimeBudget> b) {
       if (b && (!best || b->seconds < best->seconds)) best = std::move(b);
     };
-    if (wall_limit > 0) consider(TimeBudget{wall_limit, "run.wall_limit = " + std::to_string(static_cast<long long>(wall_limit)) + " s"});
+    if (wall_limit > 0)
+      consider(TimeBudget{wall_limit - elapsed, "run.wall_limit = " + std::to_string(static_cast<long long>(wall_limit)) + " s"});
     consider(slurm_budget());
     consider(pbs_budget());
   }

@@ -20,7 +20,8 @@ struct TimeBudget {
 };
 
 /// The smallest of the limits found, or nullopt. `wall_limit`: run.wall_limit in seconds (0:
-/// none). Collective: rank 0 looks (a command it runs is given 10 s), every rank gets the answer.
-std::optional<TimeBudget> find_time_budget(double wall_limit, MPI_Comm comm);
+/// none), of which the run has taken `elapsed` already (its set-up). Collective: rank 0 looks (a
+/// command it runs is given 10 s), every rank gets the answer.
+std::optional<TimeBudget> find_time_budget(double wall_limit, double elapsed, MPI_Comm comm);
 
 }  // namespace gridflow::app

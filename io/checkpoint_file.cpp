@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <type_traits>
 
+#include "io/h5_attribute_reader.hpp"
 #include "io/h5_attributes.hpp"
 #include "io/h5_handle.hpp"
 #include "mesh/check.hpp"
@@ -83,82 +84,6 @@ void sync_path(const fs::path& path, bool directory) {
     throw Error("cannot sync " + path.string() + " to disk: " + std::strerror(saved));
 }
 
-/// The step of a checkpoint file name of `basename`, or -1.
-std::int64_t step_of(const std::string& file_name, const std::string& basename) {
-  const std::string prefix = basename + "_checkpoint_";
-  if (file_name.size() != prefix.size() + 8 + 3 || file_name.compare(0, prefix.size(), prefix) != 0 ||
-      file_name.compare(file_name.size() - 3, 3, ".h5") != 0)
-    return -1;
-  const std::string digits = file_name.substr(prefix.size(), 8);
-  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return -1;
-  return std::stoll(digits);
-}
-
-/// (step, path) of every checkpoint of `basename` in `directory`, oldest first.
-std::vector<std::pair<std::int64_t, fs::path>> list_checkpoints(const std::string& directory, const std::string& basename) {
-  std::vector<std::pair<std::int64_t, fs::path>> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::int64_t step = step_of(it->path().filename().string(), basename);
-    if (step >= 0) out.emplace_back(step, it->path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Reading attributes back. Every reader throws InputError naming the attribute: a file without
-// it is not a (complete) checkpoint of this format.
-struct AttributeReader {
-  hid_t owner;
-  std::string path;
-
-  [[noreturn]] void missing(const std::string& name) const {
-    throw InputError("checkpoint " + path + " has no readable attribute '" + name + "': not a complete gridflow checkpoint");
-  }
-  H5Attr open(const std::string& name) const {
-    if (H5Aexists(owner, name.c_str()) <= 0) missing(name);
-    H5Attr a(H5Aopen(owner, name.c_str(), H5P_DEFAULT));
-    if (a.get() < 0) missing(name);
-    return a;
-  }
-  hssize_t count(const H5Attr& a) const {
-    H5Space s(H5Aget_space(a));
-    return H5Sget_simple_extent_npoints(s);
-  }
-  template <class V>
-  std::vector<V> numbers(const std::string& name, hid_t type) const {
-    H5Attr a = open(name);
-    std::vector<V> out(static_cast<std::size_t>(std::max<hssize_t>(0, count(a))));
-    if (!out.empty() && H5Aread(a, type, out.data()) < 0) missing(name);
-    return out;
-  }
-  template <class V>
-  V number(const std::string& name, hid_t type) const {
-    const auto v = numbers<V>(name, type);
-    if (v.size() != 1) missing(name);
-    return v[0];
-  }
-  std::vector<std::string> strings(const std::string& name) const {
-    H5Attr a = open(name);
-    H5Type t(H5Tcopy(H5T_C_S1));
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    std::vector<char*> raw(static_cast<std::size_t>(std::max<hssize_t>(0, count(a))), nullptr);
-    if (!raw.empty() && H5Aread(a, t, raw.data()) < 0) missing(name);
-    std::vector<std::string> out;
-    for (char* p : raw) {
-      out.emplace_back(p ? p : "");
-      if (p) H5free_memory(p);
-    }
-    return out;
-  }
-  std::string string(const std::string& name) const {
-    const auto v = strings(name);
-    if (v.size() != 1) missing(name);
-    return v[0];
-  }
-};
-
 template <class V>
 std::vector<std::pair<std::string, V>> zip(const std::vector<std::string>& names, const std::vector<V>& values,
                                            const std::string& what, const std::string& path) {
@@ -169,21 +94,6 @@ std::vector<std::pair<std::string, V>> zip(const std::vector<std::string>& names
   for (std::size_t i = 0; i < names.size(); ++i) out.emplace_back(names[i], values[i]);
   return out;
 }
-
-/// HDF5's error stack printing off while a user's file is probed: its failure is reported as one
-/// message, not a stack dump.
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &m_function, &m_data);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, m_function, m_data); }
-
- private:
-  H5E_auto2_t m_function = nullptr;
-  void* m_data = nullptr;
-};
 
 }  // namespace
 
@@ -201,12 +111,6 @@ const std::vector<double>* CheckpointContent::array(const std::string& name) con
   for (const auto& [n, v] : arrays)
     if (n == name) return &v;
   return nullptr;
-}
-
-std::string checkpoint_file_name(const std::string& basename, std::int64_t step) {
-  char digits[32];
-  std::snprintf(digits, sizeof digits, "%08lld", static_cast<long long>(step));
-  return basename + "_checkpoint_" + digits + ".h5";
 }
 
 template <class T, int Dim>
@@ -297,42 +201,11 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
   share_rank0_error(comm, error, false);
 }
 
-void prune_checkpoints(const std::string& directory, const std::string& basename, int keep, MPI_Comm comm) {
-  int rank = 0;
-  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    auto all = list_checkpoints(directory, basename);
-    const std::size_t kept = static_cast<std::size_t>(std::max(keep, 1));
-    for (std::size_t i = 0; i + kept < all.size(); ++i) {
-      std::error_code ec;
-      fs::remove(all[i].second, ec);
-      if (ec) std::fprintf(stderr, "gridflow: warning: cannot remove the old checkpoint %s: %s\n", all[i].second.c_str(),
-                           ec.message().c_str());
-    }
-  }
-  GRIDFLOW_MPI_CHECK(MPI_Barrier(comm));
-}
-
-std::string latest_checkpoint(const std::string& directory, const std::string& basename, MPI_Comm comm) {
-  int rank = 0;
-  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  std::string found;
-  if (rank == 0) {
-    const auto all = list_checkpoints(directory, basename);
-    if (!all.empty()) found = all.back().second.string();
-  }
-  int length = static_cast<int>(found.size());
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
-  found.resize(static_cast<std::size_t>(length));
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(found.data(), length, MPI_CHAR, 0, comm));
-  return found;
-}
-
 template <int Dim>
 CheckpointReader<Dim>::CheckpointReader(const std::string& path, const mesh::Decomposition<Dim>& decomposition)
     : m_path(path), m_decomposition(decomposition) {
   const MPI_Comm comm = decomposition.comm();
-  QuietHdf5 quiet;
+  const QuietHdf5 quiet;
   std::string error;
   if (decomposition.rank() == 0) {
     std::error_code ec;
@@ -349,7 +222,7 @@ CheckpointReader<Dim>::CheckpointReader(const std::string& path, const mesh::Dec
   // Open is collective: every rank sees the same outcome.
   if (file < 0) throw InputError("restart: cannot open the checkpoint " + path + " (truncated or corrupt?)");
   m_file = file;
-  const AttributeReader a{file, path};
+  const AttributeReader a{file, "checkpoint " + path};
   if (a.string("format") != format_name)
     throw InputError("restart: " + path + " is not a '" + std::string(format_name) + "' file");
   auto& c = m_content;
@@ -386,7 +259,7 @@ CheckpointReader<Dim>::~CheckpointReader() {
 template <int Dim>
 template <class T>
 void CheckpointReader<Dim>::read_field(const std::string& name, mesh::Field<T, Dim>& out) const {
-  QuietHdf5 quiet;
+  const QuietHdf5 quiet;
   GRIDFLOW_REQUIRE(out.space() == mesh::MemorySpace::host, "checkpoint fields are read into host memory");
   const std::string where = "Fields/" + name;
   if (std::find(m_field_names.begin(), m_field_names.end(), name) == m_field_names.end())

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/checkpoint_folder.hpp"
 #include "io/output_series.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
@@ -43,22 +44,11 @@ struct CheckpointContent {
   const std::vector<double>* array(const std::string& name) const;
 };
 
-/// "<basename>_checkpoint_<step, 8 digits>.h5"
-std::string checkpoint_file_name(const std::string& basename, std::int64_t step);
-
 /// Collective: writes `content` and `fields` (host memory, owned box of each rank) to `path`
 /// atomically. Throws Error naming the file on failure; no file of that name is left then.
 template <class T, int Dim>
 void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& decomposition, const CheckpointContent& content,
                       const std::vector<NamedField<T, Dim>>& fields);
-
-/// Rank 0 removes the checkpoints of `basename` in `directory` but the newest `keep` (by step).
-/// Collective; a failure to remove is reported on stderr, not thrown (the run goes on).
-void prune_checkpoints(const std::string& directory, const std::string& basename, int keep, MPI_Comm comm);
-
-/// The newest checkpoint of `basename` in `directory` (highest step; temporary files ignored), or
-/// an empty string when there is none. Collective: rank 0 looks, every rank gets its answer.
-std::string latest_checkpoint(const std::string& directory, const std::string& basename, MPI_Comm comm);
 
 /// An open checkpoint. Collective over the decomposition's communicator. Throws InputError naming
 /// the path when it is missing, unreadable, not a gridflow checkpoint, or incomplete.
