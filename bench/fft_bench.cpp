@@ -235,7 +235,7 @@ nlohmann::json bench_dst(const Timing& timing) {
   nlohmann::json axes = nlohmann::json::array();
   double total_onchip = 0, total_plan = 0;
   for (int axis = 0; axis < 3; ++axis) {
-    fft::Dst1Plan<T> plan(box, axis, mesh::MemorySpace::device, timing.stream);
+    fft::Dst1Plan<T> plan(box, axis, mesh::MemorySpace::device, timing.stream, 0, fft::FftTunables{fft::FftBackend::cufft, ""});
     const double plan_s = timing.per_call([&] { plan.apply(field); });
     nlohmann::json best;
     for (int radix : {4, 8, 16})

@@ -75,6 +75,11 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
     GRIDFLOW_REQUIRE(m_fused->kernel == FlowGraphTunables::Kernel::onchip,
                      "DST-I on the device: variant '" + m_tunables.variant + "' is not an onchip variant");
     m_layout.batch = m_lines;
+    BoxAddressing shape;  // strides as in a field without ghosts: only the extents choose the kernel
+    shape.extent[0] = box.extent(0), shape.extent[1] = box.extent(1), shape.extent[2] = box.extent(2);
+    shape.stride[1] = shape.extent[0], shape.stride[2] = shape.extent[0] * shape.extent[1];
+    core::run_on_space(
+        "fft::dst1", space, stream, [] {}, [&](auto) { prepare_dst1_lines_onchip<T>(shape, axis, *m_fused); });
     return;
   }
   // As many lines as fit, spread evenly over the batches so the last one is not nearly empty.

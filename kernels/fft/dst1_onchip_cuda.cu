@@ -94,6 +94,7 @@ void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle 
                                                          " line pairs of length " + std::to_string(M / 2) + " need " +
                                                          std::to_string(shared) + " bytes of shared memory");
   onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
+  if (!field) return;  // prepared only
   const std::int64_t blocks = (args.lines + 2 * args.pairs - 1) / (2 * args.pairs);
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "DST-I lines: " + std::to_string(blocks) + " blocks exceed the grid");
   kernel<<<static_cast<unsigned>(blocks), args.pairs * (M / R), shared, stream>>>(field, args, table);
@@ -105,9 +106,12 @@ void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle 
 static_assert(2 * dst1_onchip_max_length == (std::int64_t(1) << onchip::max_log2_length),
               "the fused DST-I's length-2N transform is the longest on-chip one");
 
+namespace {
+
+// Checks, picks the kernel and prepares it (module loaded, shared memory opted in, twiddle table
+// made); launches it unless `field` is null.
 template <class T>
-void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
-                              StreamHandle stream) {
+void dst1_lines(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables, StreamHandle stream) {
   GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I lines: axis " + std::to_string(axis) + " is not 0, 1 or 2");
   const std::int64_t n = box.extent[axis] + 1;
   GRIDFLOW_REQUIRE(dst1_onchip_supports(n), "DST-I lines on chip: length N = " + std::to_string(n) +
@@ -129,6 +133,22 @@ void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, cons
   });
 }
 
+}  // namespace
+
+template <class T>
+void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
+                              StreamHandle stream) {
+  GRIDFLOW_REQUIRE(field != nullptr, "DST-I lines on chip: no field");
+  dst1_lines(field, box, axis, tunables, stream);
+}
+
+template <class T>
+void prepare_dst1_lines_onchip(const BoxAddressing& box, int axis, const FlowGraphTunables& tunables) {
+  dst1_lines<T>(nullptr, box, axis, tunables, nullptr);
+}
+
+template void prepare_dst1_lines_onchip<float>(const BoxAddressing&, int, const FlowGraphTunables&);
+template void prepare_dst1_lines_onchip<double>(const BoxAddressing&, int, const FlowGraphTunables&);
 template void launch_dst1_lines_onchip<float>(float*, const BoxAddressing&, int, const FlowGraphTunables&, StreamHandle);
 template void launch_dst1_lines_onchip<double>(double*, const BoxAddressing&, int, const FlowGraphTunables&, StreamHandle);
 

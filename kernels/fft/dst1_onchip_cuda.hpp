@@ -38,4 +38,10 @@ template <class T>
 void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
                               StreamHandle stream);
 
+/// Everything launch_dst1_lines_onchip does before its launch, for a box of this shape: the checks,
+/// loading the kernel, its shared-memory opt-in and the twiddle table, which the first launch would
+/// otherwise pay for (about 2 ms per kernel on an H100, inside a timed solve). Blocking.
+template <class T>
+void prepare_dst1_lines_onchip(const BoxAddressing& box, int axis, const FlowGraphTunables& tunables);
+
 }  // namespace gridflow::kernels::fft
