@@ -116,7 +116,8 @@ else
 fi
 
 echo "== 2. the time-limit warning: checkpoint, exit 75, continuation"
-long=("grid.n=[192,192]" output.every=1000)
+# Long enough (about 5 s on 2 ranks of an idle machine) that the signal lands mid-run.
+long=("grid.n=[512,512]" output.every=10000)
 ref=$scratch/reference_long
 mpirun -np 2 --oversubscribe "$exe" "$deck" device=cpu "${long[@]}" output.dir="$ref" > "$scratch/reference_long.log"
 out=$scratch/interrupted
@@ -127,9 +128,9 @@ else
 fi
 # Once the run is under way, the signal --signal=B:USR1@120 sends: USR1 to the batch shell only.
 # (PBS sends none; there gridflow reads the walltime itself. The shell's trap is the same.)
-for ((i = 0; i < 120; ++i)); do [ -e "$out/heat2d_00001000.h5" ] && break; sleep 0.5; done
-[ -e "$out/heat2d_00001000.h5" ] || fail "job $id wrote no step 1000 in 60 s"
-scancel --batch --signal=USR1 "$id"
+for ((i = 0; i < 600; ++i)); do [ -e "$out/heat2d_00010000.h5" ] && break; sleep 0.1; done
+[ -e "$out/heat2d_00010000.h5" ] || fail "job $id wrote no step 10000 in 60 s"
+scancel --batch --signal=USR1 "$id" || fail "job $id ended before the signal could reach it"
 wait_queue_empty 150 || fail "job $id and its continuation still queued after 150 s"
 logs=$(cat gridflow-*.out ./*.[oe][0-9]* 2> /dev/null || true)
 echo "$logs" | grep -E "^checkpoint: step|^stopped at|queueing|continuing" || true
@@ -151,9 +152,9 @@ if [ "$mode" = slurm ]; then
   rm -f gridflow-*.out
   out=$scratch/cancelled
   id=$(GRIDFLOW_OUTPUT_DIR=$out sbatch --parsable jobs/slurm_cpu.sbatch "$deck" "${long[@]}")
-  for ((i = 0; i < 120; ++i)); do [ -e "$out/heat2d_00001000.h5" ] && break; sleep 0.5; done
-  [ -e "$out/heat2d_00001000.h5" ] || fail "job $id wrote no step 1000 in 60 s"
-  scancel "$id"
+  for ((i = 0; i < 600; ++i)); do [ -e "$out/heat2d_00010000.h5" ] && break; sleep 0.1; done
+  [ -e "$out/heat2d_00010000.h5" ] || fail "job $id wrote no step 10000 in 60 s"
+  scancel "$id" || fail "job $id ended before scancel could reach it"
   wait_queue_empty 60 || fail "job $id still queued 60 s after scancel"
   grep -q "no continuation queued" gridflow-"$id".out || { cat gridflow-"$id".out; fail "no 'no continuation' message"; }
   compgen -G "$out/heat2d_checkpoint_*.h5" > /dev/null || fail "no checkpoint after scancel"
