@@ -13,6 +13,7 @@
 #include "io/h5_attribute_reader.hpp"
 #include "io/h5_attributes.hpp"
 #include "io/h5_handle.hpp"
+#include "io/owned_hyperslab.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::io {
@@ -38,26 +39,6 @@ void share_rank0_error(MPI_Comm comm, const std::string& rank0_error, bool input
   GRIDFLOW_MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm));
   if (input) throw InputError(text);
   throw Error(text);
-}
-
-/// The hyperslabs of `f`'s owned box in the global dataset and in its own memory.
-template <class T, int Dim>
-void select_owned(const mesh::Field<T, Dim>& f, const mesh::Grid<Dim>& grid, hid_t file_space, hid_t memory_space_out[1],
-                  hsize_t global[Dim]) {
-  hsize_t start[Dim], count[Dim], memory[Dim], memory_start[Dim];
-  const auto view = f.view();
-  const auto ghosted = f.ghosted();
-  for (int d = 0; d < Dim; ++d) {  // HDF5 axis 0 is the slowest: reverse x, y, z
-    const int a = Dim - 1 - d;
-    global[a] = static_cast<hsize_t>(grid.n[d] + 1);
-    start[a] = static_cast<hsize_t>(f.owned().lo[d]);
-    count[a] = static_cast<hsize_t>(f.owned().extent(d));
-    memory_start[a] = static_cast<hsize_t>(f.owned().lo[d] - ghosted.lo[d]);
-    memory[a] = static_cast<hsize_t>(d == 0 ? view.stride[1] : ghosted.extent(d));
-  }
-  if (file_space >= 0) GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr));
-  memory_space_out[0] = GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, memory, nullptr));
-  GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(memory_space_out[0], H5S_SELECT_SET, memory_start, nullptr, count, nullptr));
 }
 
 template <class V>
@@ -131,13 +112,10 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
     H5Group field_group(GRIDFLOW_H5_CHECK(H5Gcreate2(file, "Fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
     for (const auto& nf : fields) {
       GRIDFLOW_REQUIRE(nf.field->space() == mesh::MemorySpace::host, "checkpoint field '" + nf.name + "' must be in host memory");
-      hsize_t global[Dim];
-      hid_t memory_id[1];
-      select_owned(*nf.field, decomposition.grid(), -1, memory_id, global);
-      H5Space memory_space(memory_id[0]);
-      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, global, nullptr)));
-      select_owned(*nf.field, decomposition.grid(), file_space, memory_id, global);
-      H5Space unused(memory_id[0]);
+      const OwnedHyperslab<Dim> slab(*nf.field, decomposition.grid());
+      const H5Space memory_space = slab.memory_space();
+      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, slab.global, nullptr)));
+      slab.select_in_file(file_space);
       H5Dataset dataset(GRIDFLOW_H5_CHECK(
           H5Dcreate2(field_group, nf.name.c_str(), native_type<T>(), file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
       GRIDFLOW_H5_CHECK(H5Dwrite(dataset, native_type<T>(), memory_space, file_space, dxpl, nf.field->view().data));
@@ -266,17 +244,14 @@ void CheckpointReader<Dim>::read_field(const std::string& name, mesh::Field<T, D
     throw InputError("restart: the checkpoint " + m_path + " has no field '" + name + "'");
   H5Dataset dataset(H5Dopen2(static_cast<hid_t>(m_file), where.c_str(), H5P_DEFAULT));
   if (dataset.get() < 0) throw InputError("restart: the checkpoint " + m_path + " has no dataset /" + where);
-  hsize_t global[Dim];
-  hid_t memory_id[1];
   H5Space file_space(H5Dget_space(dataset));
   hsize_t stored[Dim];
   const bool shape_ok = H5Sget_simple_extent_ndims(file_space) == Dim && H5Sget_simple_extent_dims(file_space, stored, nullptr) == Dim;
-  select_owned(out, m_decomposition.grid(), -1, memory_id, global);
-  H5Space memory_space(memory_id[0]);
-  if (!shape_ok || !std::equal(stored, stored + Dim, global))
+  const OwnedHyperslab<Dim> slab(out, m_decomposition.grid());
+  if (!shape_ok || !std::equal(stored, stored + Dim, slab.global))
     throw InputError("restart: field '" + name + "' of " + m_path + " does not have the grid's shape");
-  select_owned(out, m_decomposition.grid(), file_space, memory_id, global);
-  H5Space unused(memory_id[0]);
+  slab.select_in_file(file_space);
+  const H5Space memory_space = slab.memory_space();
   H5Plist dxpl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_DATASET_XFER)));
   GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
   if (H5Dread(dataset, native_type<T>(), memory_space, file_space, dxpl, out.view().data) < 0)

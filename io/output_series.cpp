@@ -9,6 +9,7 @@
 
 #include "io/h5_attributes.hpp"
 #include "io/h5_handle.hpp"
+#include "io/owned_hyperslab.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::io {
@@ -92,29 +93,18 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
     GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
     H5File file(GRIDFLOW_H5_CHECK(H5Fcreate(partial_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)));
 
-    hsize_t global[Dim], start[Dim], count[Dim], memory[Dim], memory_start[Dim];
     for (const auto& nf : fields) {
       const auto& f = *nf.field;
       GRIDFLOW_REQUIRE(f.space() == mesh::MemorySpace::host, "output field '" + nf.name + "' must be in host memory");
-      const auto view = f.view();
-      const auto ghosted = f.ghosted();
-      for (int d = 0; d < Dim; ++d) {  // HDF5 axis 0 is the slowest: reverse x, y, z
-        const int a = Dim - 1 - d;
-        global[a] = static_cast<hsize_t>(grid.n[d] + 1);
-        start[a] = static_cast<hsize_t>(f.owned().lo[d]);
-        count[a] = static_cast<hsize_t>(f.owned().extent(d));
-        memory_start[a] = static_cast<hsize_t>(f.owned().lo[d] - ghosted.lo[d]);
-        memory[a] = static_cast<hsize_t>(d == 0 ? view.stride[1] : ghosted.extent(d));
-      }
-      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, global, nullptr)));
+      const OwnedHyperslab<Dim> slab(f, grid);
+      H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, slab.global, nullptr)));
       H5Dataset dataset(GRIDFLOW_H5_CHECK(
           H5Dcreate2(file, nf.name.c_str(), file_type<T>(), file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
-      GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr));
-      H5Space memory_space(GRIDFLOW_H5_CHECK(H5Screate_simple(Dim, memory, nullptr)));
-      GRIDFLOW_H5_CHECK(H5Sselect_hyperslab(memory_space, H5S_SELECT_SET, memory_start, nullptr, count, nullptr));
+      slab.select_in_file(file_space);
+      const H5Space memory_space = slab.memory_space();
       H5Plist dxpl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_DATASET_XFER)));
       GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
-      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, native_type<T>(), memory_space, file_space, dxpl, view.data));
+      GRIDFLOW_H5_CHECK(H5Dwrite(dataset, native_type<T>(), memory_space, file_space, dxpl, f.view().data));
     }
 
     for (const auto& extra : datasets) write_step_dataset(file, extra, m_decomposition.rank());

@@ -4,13 +4,17 @@
 // (host reference against the padded-array formula) and the GPU tests (CUDA against the host).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "filter_reference.hpp"
 #include "kernels/filter/correlate.hpp"
 #include "kernels/filter/filter_weights.hpp"
+#include "mesh/field.hpp"
+#include "typed_cases.hpp"
 
 namespace gridflow::testing {
 
@@ -72,6 +76,32 @@ mesh::Box<Dim> box_of(const std::array<long, 3>& n) {
 template <int Dim>
 std::array<mesh::Index, 3> origin() {
   return {};
+}
+
+/// Points of `update` where two fields' values differ in their bits, and the first one (its
+/// index and both values) for the failure message.
+struct BitDifference {
+  std::size_t count = 0;
+  std::string first;
+};
+
+template <class T, int Dim>
+BitDifference bit_difference(const mesh::Field<T, Dim>& got, const mesh::Field<T, Dim>& want, const mesh::Box<Dim>& update) {
+  BitDifference out;
+  std::ostringstream first;
+  const long nz = Dim == 3 ? update.extent(Dim - 1) : 1;
+  for (long c = 0; c < nz; ++c)
+    for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
+      for (auto i = update.lo[0]; i <= update.hi[0]; ++i) {
+        T a, e;
+        if constexpr (Dim == 2) a = got(i, j), e = want(i, j);
+        else a = got(i, j, update.lo[2] + c), e = want(i, j, update.lo[2] + c);
+        if (!same_bits(a, e) && out.count++ == 0)
+          first << " first at (" << i << ", " << j << (Dim == 3 ? ", " + std::to_string(update.lo[Dim - 1] + c) : std::string())
+                << "): got " << a << ", want " << e;
+      }
+  out.first = first.str();
+  return out;
 }
 
 /// `d` with every value rounded to T, so a reference in double sees the field's values.

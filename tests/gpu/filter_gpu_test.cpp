@@ -56,21 +56,9 @@ void expect_variants_equal_host(const mesh::Field<T, Dim>& in, const mesh::Box<D
       continue;
     }
     got.copy_from(d_out);  // waits for every stream
-    std::size_t differ = 0;
-    std::ostringstream first;
-    const long nz = Dim == 3 ? update.extent(Dim - 1) : 1;
-    for (long c = 0; c < nz; ++c)
-      for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
-        for (auto i = update.lo[0]; i <= update.hi[0]; ++i) {
-          T a, e;
-          if constexpr (Dim == 2) a = got(i, j), e = want(i, j);
-          else a = got(i, j, update.lo[2] + c), e = want(i, j, update.lo[2] + c);
-          if (!ft::same_bits(a, e) && differ++ == 0)
-            first << " first at (" << i << ", " << j << (Dim == 3 ? ", " + std::to_string(update.lo[Dim - 1] + c) : std::string()) << "): cuda "
-                  << a << ", host " << e;
-        }
-    EXPECT_EQ(differ, 0u) << t << " (ran " << plan.path() << "), " << ft::describe<Dim>(w, b) << ", update " << update << ":"
-                          << first.str();
+    const auto differ = ft::bit_difference(got, want, update);
+    EXPECT_EQ(differ.count, 0u) << t << " (ran " << plan.path() << "), " << ft::describe<Dim>(w, b) << ", update " << update << ":"
+                          << differ.first;
   }
 }
 

@@ -56,18 +56,8 @@ void expect_tiled_equals_host(const mesh::Field<T, Dim>& in, const mesh::Box<Dim
       case 2: run_blocks_on_host<T, Dim, 2>(a, t.threads); break;
       case 4: run_blocks_on_host<T, Dim, 4>(a, t.threads); break;
     }
-    std::size_t differ = 0;
-    std::ostringstream first;
-    const long nz = Dim == 3 ? update.extent(Dim - 1) : 1;
-    for (long c = 0; c < nz; ++c)
-      for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
-        for (auto i = update.lo[0]; i <= update.hi[0]; ++i) {
-          T x, y;
-          if constexpr (Dim == 2) x = got(i, j), y = want(i, j);
-          else x = got(i, j, update.lo[2] + c), y = want(i, j, update.lo[2] + c);
-          if (!ft::same_bits(x, y) && differ++ == 0) first << " first at (" << i << ", " << j << ", plane " << c << "): tiled " << x << ", host " << y;
-        }
-    EXPECT_EQ(differ, 0u) << t << ", " << ft::describe<Dim>(w, b) << ", update " << update << ":" << first.str();
+    const auto differ = ft::bit_difference(got, want, update);
+    EXPECT_EQ(differ.count, 0u) << t << ", " << ft::describe<Dim>(w, b) << ", update " << update << ":" << differ.first;
   }
 }
 }  // namespace
