@@ -37,6 +37,8 @@ void FieldOutput<T, Dim>::write(std::int64_t step, double time, double dt, const
   if (m_measure) m_series->set_run_attributes(m_measure());
   std::vector<io::NamedField<T, Dim>> host;
   for (const auto& f : fields.all()) host.push_back({f.name, &fields.host(f.name)});
+  for (auto& source : m_field_sources)
+    for (auto& f : source(fields)) host.push_back(std::move(f));
   std::vector<io::StepDataset> datasets;
   for (auto& source : m_sources)
     for (auto& d : source(m_files_written, fields)) datasets.push_back(std::move(d));

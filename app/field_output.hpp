@@ -44,8 +44,13 @@ class FieldOutput final : public Observer<T, Dim> {
   /// (0 for the first) and the fields; what it returns goes into that file.
   using DatasetSource = std::function<std::vector<io::StepDataset>(std::int64_t file_index, const FieldAccess<T, Dim>&)>;
   void add_datasets(DatasetSource source) { m_sources.push_back(std::move(source)); }
+  /// Something that writes grid fields beside the run's own (an in-situ filter): asked at every
+  /// write, collectively, with the fields; the host fields it returns (this rank's owned box,
+  /// valid until the write returns) are written like the run's and listed in the XDMF index.
+  using FieldSource = std::function<std::vector<io::NamedField<T, Dim>>(const FieldAccess<T, Dim>&)>;
+  void add_fields(FieldSource source) { m_field_sources.push_back(std::move(source)); }
   /// Writes every field of `fields` (host copies made as needed) as step `step`, with the
-  /// datasets of the sources added. Collective.
+  /// fields and datasets of the sources added. Collective.
   void write(std::int64_t step, double time, double dt, const FieldAccess<T, Dim>& fields);
 
   std::string name() const override { return "output"; }
@@ -77,6 +82,7 @@ class FieldOutput final : public Observer<T, Dim> {
   std::int64_t m_last_written = -1;
   std::int64_t m_files_written = 0;
   std::vector<DatasetSource> m_sources;
+  std::vector<FieldSource> m_field_sources;
   std::vector<io::XdmfStep> m_earlier;  // continue_series before the series opened
   solver::PhaseTimer m_timer{mesh::MemorySpace::host, nullptr};
 };

@@ -22,6 +22,7 @@
 #include "app/checkpoint_options.hpp"
 #include "app/field_output.hpp"
 #include "app/spectrum_diagnostic.hpp"
+#include "app/insitu_filter.hpp"
 #include "app/finite_check.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/heat_checkpoint.hpp"
@@ -49,7 +50,8 @@ std::string describe_device(mesh::MemorySpace space) {
 }
 
 template <class T>
-int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, const Deck& deck,
+int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
+        const std::vector<FilterBlock<2>>& filters, const Deck& deck,
         const mesh::Decomposition<2>& decomposition, mesh::MemorySpace space, halo::Transport transport,
         const std::string& summary_path, const CheckpointOptions& checkpoint) {
   const MPI_Comm comm = decomposition.comm();
@@ -118,6 +120,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
       deck.used_attributes(), wall_start);
   output.add_run_attributes(ghost_width.attributes());  // before the tuning: requested and allocated
   const auto spectra = attach_spectra(output, decomposition, diagnostics);
+  const auto insitu_filters = attach_filters<T, 2>(output, decomposition, filters, stream);
   // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
   // /Info names, the file waits for the choice and step 0 waits in a host copy (a small grid).
   const bool step0_waits = !restart && device_tuned && every > 0 && config.run.output_enabled;
@@ -251,12 +254,13 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
 int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::HeatConfig config = read_heat_config(deck);
   const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
+  const auto filters = read_filters<2>(deck, {"u"}, config.grid);
   const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path,
+    return run<T>(config, diagnostics, filters, deck, place.decomposition, place.space, place.transport, summary_path,
                   checkpoint);
   });
 }

@@ -20,6 +20,7 @@
 #include "app/exact_error.hpp"
 #include "app/field_output.hpp"
 #include "app/spectrum_diagnostic.hpp"
+#include "app/insitu_filter.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/poisson_checkpoint.hpp"
 #include "app/poisson_stepping.hpp"
@@ -64,7 +65,8 @@ io::Attributes run_info(const solver::SolveReport& report, const std::string& so
 }
 
 template <class T>
-int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostics, const Deck& deck,
+int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostics,
+        const std::vector<FilterBlock<3>>& filters, const Deck& deck,
         const mesh::Decomposition<3>& d, mesh::MemorySpace space, halo::Transport transport,
         const std::string& summary_path, const CheckpointOptions& checkpoint) {
   const bool root = d.rank() == 0;
@@ -146,6 +148,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
       },
       deck.used_attributes(), wall_start);
   const auto spectra = attach_spectra(output, d, diagnostics);
+  const auto insitu_filters = attach_filters<T, 3>(output, d, filters, stream);
   SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
   ResidualCsv<T> csv(stepping, config.run.output_dir, config.run.output_name, root);
   RunLoop<T, 3> loop(d);
@@ -207,12 +210,13 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
 int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const solver::PoissonConfig config = read_poisson_config(deck);
   const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
+  const auto filters = read_filters<3>(deck, {"u"}, config.grid);
   const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
-    return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path,
+    return run<T>(config, diagnostics, filters, deck, place.decomposition, place.space, place.transport, summary_path,
                   checkpoint);
   });
 }

@@ -1,0 +1,50 @@
+#pragma once
+// The deck's [[filters]] blocks: filters applied in situ, at every output, to a field of the run;
+// each result is written into the output files as a field of its own (and listed in the XDMF):
+//
+//   [[filters]]
+//   kind = "gaussian"     # mean | gaussian | correlate (scipy.ndimage's uniform_filter,
+//                         # gaussian_filter, correlate); whiten is refused until it exists
+//   field = "u"           # a field the run writes
+//   name = "u_gaussian"   # the dataset written; default "<field>_<kind>"
+//   mode = "reflect"      # constant | nearest | reflect | mirror | wrap, as scipy.ndimage
+//   cval = 0.0            # the value beyond the edges; mode = "constant" only
+//   sigma = [1.0, 2.0]    # gaussian: per axis, x first, each > 0
+//   truncate = 4.0        # gaussian: radius int(truncate * sigma + 0.5) <= 32
+//   size = [3, 3]         # mean: points per axis, x first, 1..65
+//   shape = [3, 3]        # correlate: weights per axis, x first
+//   weights = [...]       # correlate: shape[0] * shape[1] (* shape[2]) numbers, x fastest
+//
+// Every axis reads the same mode; a filter's radius may not exceed the points of an axis.
+#include <string>
+#include <vector>
+
+#include "app/deck.hpp"
+#include "kernels/filter/boundary_mode.hpp"
+#include "kernels/filter/filter_weights.hpp"
+#include "mesh/grid.hpp"
+
+namespace gridflow::app {
+
+/// One [[filters]] block as read: what to filter, how, and where the result goes.
+template <int Dim>
+struct FilterBlock {
+  std::string kind;   ///< mean, gaussian, correlate
+  std::string field;  ///< the run's field it reads
+  std::string name;   ///< the dataset it writes
+  kernels::filter::FilterWeights<Dim> weights;
+  kernels::filter::Boundary boundary;
+};
+
+/// Dataset names a filter may not take besides the run's fields: the output files' groups.
+const std::vector<std::string>& reserved_output_names();
+
+/// Reads every [[filters]] block; `fields` are the names the run writes, `grid` the run's grid.
+/// Throws InputError naming the key (filters[i].kind, .field, .size, ...) for a missing or unknown
+/// kind or mode, an unknown field, invalid sizes, sigmas or weights, a radius larger than an axis,
+/// a cval without mode = "constant", and a name that is invalid, a field's, reserved, or another
+/// filter's. Unknown keys in a block are left to Deck::require_all_used.
+template <int Dim>
+std::vector<FilterBlock<Dim>> read_filters(Deck& deck, const std::vector<std::string>& fields, const mesh::Grid<Dim>& grid);
+
+}  // namespace gridflow::app

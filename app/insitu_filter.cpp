@@ -1,0 +1,84 @@
+#include "app/insitu_filter.hpp"
+
+#include <optional>
+#include <utility>
+
+#include "app/periodic_ghosts.hpp"
+#include "halo/halo_exchange_set.hpp"
+#include "kernels/filter/correlate.hpp"
+#include "kernels/pack/box_copy.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::app {
+
+namespace kf = kernels::filter;
+
+template <class T, int Dim>
+struct InsituFilter<T, Dim>::Work {
+  mesh::Field<T, Dim> input, output;
+  mesh::Buffer staging;  // the owned points between the source and the input
+  halo::HaloExchangeSet<T, Dim> exchange;
+  std::optional<PeriodicGhosts<T, Dim>> periodic;  // mode wrap
+  kf::FilterPlan<T, Dim> plan;
+
+  Work(const mesh::Decomposition<Dim>& d, const FilterBlock<Dim>& block, int reach, mesh::MemorySpace space, StreamHandle stream)
+      : input(d.owned(), reach, space, block.name + "_input"),
+        output(d.owned(), 0, space, block.name),
+        staging(static_cast<std::size_t>(d.owned().size()) * sizeof(T), space),
+        exchange(d, halo::Transport::mpi, stream),
+        plan(block.weights, block.boundary, wrap(block) ? d.grid().points().grow(reach) : d.grid().points()) {
+    if (wrap(block)) periodic.emplace(d, reach, space, stream);
+  }
+  static bool wrap(const FilterBlock<Dim>& block) { return block.boundary.mode == kf::BoundaryMode::wrap; }
+};
+
+namespace {
+
+/// The filter's reach, checked against the grid as FilterPlan checks it.
+template <class T, int Dim>
+int reach_of(const mesh::Decomposition<Dim>& d, const FilterBlock<Dim>& block) {
+  return kf::FilterPlan<T, Dim>(block.weights, block.boundary, d.grid().points()).reach();
+}
+
+}  // namespace
+
+template <class T, int Dim>
+InsituFilter<T, Dim>::InsituFilter(const mesh::Decomposition<Dim>& decomposition, FilterBlock<Dim> block, StreamHandle stream)
+    : m_decomposition(decomposition), m_block(std::move(block)), m_stream(stream), m_reach(reach_of<T>(decomposition, m_block)) {}
+
+template <class T, int Dim>
+InsituFilter<T, Dim>::~InsituFilter() = default;
+
+template <class T, int Dim>
+typename InsituFilter<T, Dim>::Work& InsituFilter<T, Dim>::work_for(mesh::MemorySpace space) {
+  auto& work = space == mesh::MemorySpace::device ? m_device_work : m_host_work;
+  if (!work)
+    work = std::make_unique<Work>(m_decomposition, m_block, m_reach, space, space == mesh::MemorySpace::device ? m_stream : nullptr);
+  return *work;
+}
+
+template <class T, int Dim>
+const mesh::Field<T, Dim>& InsituFilter<T, Dim>::apply(const mesh::Field<T, Dim>& source) {
+  const mesh::Box<Dim>& owned = m_decomposition.owned();
+  GRIDFLOW_REQUIRE(source.owned() == owned, "filter '" + m_block.name + "': field '" + m_block.field + "' is not on this rank's box");
+  const mesh::MemorySpace space = source.space();
+  Work& w = work_for(space);
+  const StreamHandle stream = space == mesh::MemorySpace::device ? m_stream : nullptr;
+  T* staging = static_cast<T*>(w.staging.data());
+  kernels::pack::pack(source, owned, staging, stream);
+  kernels::pack::unpack(static_cast<const T*>(staging), owned, w.input, stream);
+  if (m_reach > 0) w.exchange.exchange(w.input, m_reach);
+  if (w.periodic) w.periodic->fill(w.input);
+  w.plan.apply(w.input, w.output, owned, stream);
+  if (space == mesh::MemorySpace::host) return w.output;
+  if (!m_host_result) m_host_result = std::make_unique<mesh::Field<T, Dim>>(owned, 0, mesh::MemorySpace::host, m_block.name + "_host");
+  m_host_result->copy_from(w.output);  // waits for the work queued on the device
+  return *m_host_result;
+}
+
+template class InsituFilter<float, 2>;
+template class InsituFilter<double, 2>;
+template class InsituFilter<float, 3>;
+template class InsituFilter<double, 3>;
+
+}  // namespace gridflow::app

@@ -1,0 +1,79 @@
+#pragma once
+// InsituFilter<T, Dim>: one [[filters]] block applied to the run's decomposed field at an output,
+// its result written beside the run's fields (FieldOutput::add_fields).
+//
+// The filter reads its neighbour values from a ghost exchange of its own: the field's owned
+// points are copied into a filter input of this rank's box with ghost width = the filter's reach,
+// whose ghosts a HaloExchangeSet of the filter (not the solver's) fills. For mode "wrap" the
+// ghosts beyond the grid's edges are periodic images, moved by box redistribution from the ranks
+// that own the far end; the plan's global box is widened by the reach so the filter reads them as
+// array values (kernels/filter/correlate.hpp). Each output point then sees exactly the values the
+// whole-array filter sees, so the result is bitwise independent of the rank count. The solver's
+// fields are only read. Exchanges go over MPI (host-staged for device fields): outputs are rare.
+#include <memory>
+#include <vector>
+
+#include "app/field_access.hpp"
+#include "app/field_output.hpp"
+#include "app/filters_deck.hpp"
+#include "mesh/decomposition.hpp"
+#include "mesh/device.hpp"
+#include "mesh/field.hpp"
+
+namespace gridflow::app {
+
+template <class T, int Dim>
+class InsituFilter {
+ public:
+  /// Plans nothing yet: the exchanges and fields of a memory space are built at its first apply.
+  /// Device work is queued on `stream` (the run's). Throws Error for a block whose radius
+  /// exceeds an axis (read_filters refuses those first).
+  InsituFilter(const mesh::Decomposition<Dim>& decomposition, FilterBlock<Dim> block, StreamHandle stream);
+  ~InsituFilter();
+  InsituFilter(const InsituFilter&) = delete;
+  InsituFilter& operator=(const InsituFilter&) = delete;
+
+  /// Collective over the decomposition's ranks. The filtered values of `source` on this rank's
+  /// owned box, in host memory (ghost width 0), kept until the next call. `source` (owned box =
+  /// this rank's, any ghost width, host or device memory) is read on its owned points only and
+  /// not changed; device work waits for what is queued on the stream. Blocks.
+  const mesh::Field<T, Dim>& apply(const mesh::Field<T, Dim>& source);
+
+  const FilterBlock<Dim>& block() const { return m_block; }
+  /// The ghost width the filter input has: the largest reach over axes and sides.
+  int reach() const { return m_reach; }
+
+ private:
+  struct Work;  // the input and output fields, exchange and plan of one memory space
+  Work& work_for(mesh::MemorySpace space);
+
+  const mesh::Decomposition<Dim>& m_decomposition;
+  FilterBlock<Dim> m_block;
+  StreamHandle m_stream;
+  int m_reach = 0;
+  std::unique_ptr<Work> m_host_work, m_device_work;
+  std::unique_ptr<mesh::Field<T, Dim>> m_host_result;  // device results copied here
+};
+
+/// One InsituFilter per block, each added to `output`'s field sources (their datasets named by
+/// the blocks); the caller keeps them alive as long as `output` writes.
+template <class T, int Dim>
+std::vector<std::unique_ptr<InsituFilter<T, Dim>>> attach_filters(FieldOutput<T, Dim>& output,
+                                                                  const mesh::Decomposition<Dim>& decomposition,
+                                                                  const std::vector<FilterBlock<Dim>>& blocks, StreamHandle stream) {
+  std::vector<std::unique_ptr<InsituFilter<T, Dim>>> filters;
+  for (const auto& block : blocks) {
+    filters.push_back(std::make_unique<InsituFilter<T, Dim>>(decomposition, block, stream));
+    output.add_fields([f = filters.back().get()](const FieldAccess<T, Dim>& fields) {
+      return std::vector<io::NamedField<T, Dim>>{{f->block().name, &f->apply(fields.field(f->block().field))}};
+    });
+  }
+  return filters;
+}
+
+extern template class InsituFilter<float, 2>;
+extern template class InsituFilter<double, 2>;
+extern template class InsituFilter<float, 3>;
+extern template class InsituFilter<double, 3>;
+
+}  // namespace gridflow::app
