@@ -1,0 +1,17 @@
+// In-situ filters on a field decomposed over 1, 2, 3, 4 and 6 ranks equal the whole-array filter
+// on one rank bit for bit, for every filter case and boundary mode (wrap across rank boundaries
+// through periodic ghosts), in float and double, 2D and 3D.
+#include <gtest/gtest.h>
+
+#include "insitu_filter_test_support.hpp"
+
+namespace {
+template <class C>
+class InsituFilterRanks : public ::testing::Test {};
+TYPED_TEST_SUITE(InsituFilterRanks, gridflow::testing::PrecisionDimCases);
+}  // namespace
+
+TYPED_TEST(InsituFilterRanks, DecomposedEqualsTheWholeArrayBitwise) {
+  gridflow::testing::expect_insitu_equals_whole_array<typename TypeParam::value_type, TypeParam::dim>(
+      gridflow::mesh::MemorySpace::host, nullptr);
+}

@@ -1,0 +1,122 @@
+// [[filters]] blocks in the deck: read into the weights and modes of scipy.ndimage's filters,
+// with their defaults, and every bad block refused with its key (filters[i].key) and the reason.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/deck.hpp"
+#include "app/filters_deck.hpp"
+#include "mesh/check.hpp"
+
+using gridflow::InputError;
+using gridflow::app::Deck;
+using gridflow::app::read_filters;
+namespace kf = gridflow::kernels::filter;
+
+namespace {
+
+gridflow::mesh::Grid<2> grid_2d() {
+  gridflow::mesh::Grid<2> g;
+  g.n = {20, 10};  // 21 x 11 points
+  g.length = {1.0, 1.0};
+  return g;
+}
+
+// The message of the InputError that reading `text`'s filters (and checking for unknown keys)
+// throws; "" if none.
+std::string refusal(const std::string& text) {
+  try {
+    Deck d = Deck::parse(text, "t.toml");
+    read_filters<2>(d, {"u"}, grid_2d());
+    d.require_all_used();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string gaussian = "[[filters]]\nkind = 'gaussian'\nfield = 'u'\nsigma = [1.0, 2.0]\n";
+
+}  // namespace
+
+TEST(FiltersDeck, BuiltinsAreReadAsScipyMakesThem) {
+  Deck d = Deck::parse(gaussian +
+                           "[[filters]]\nkind = 'mean'\nfield = 'u'\nname = 'm'\nsize = [3, 1]\nmode = 'constant'\ncval = 2.5\n"
+                           "[[filters]]\nkind = 'correlate'\nfield = 'u'\nname = 'c'\nshape = [2, 3]\nweights = [1, 2, 3, 4, 5, 6]\n"
+                           "mode = 'wrap'\n",
+                       "t.toml");
+  const auto blocks = read_filters<2>(d, {"u"}, grid_2d());
+  EXPECT_NO_THROW(d.require_all_used());
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[0].name, "u_gaussian");  // the default name
+  EXPECT_EQ(blocks[0].boundary.mode, kf::BoundaryMode::reflect);
+  EXPECT_EQ(blocks[0].weights.axis[0], kf::gaussian_weights(1.0, 4.0));
+  EXPECT_EQ(blocks[0].weights.axis[1], kf::gaussian_weights(2.0, 4.0));
+  EXPECT_EQ(blocks[0].weights.length(1), 17);  // radius int(4 * 2 + 0.5) = 8
+  EXPECT_EQ(blocks[1].name, "m");
+  EXPECT_EQ(blocks[1].boundary.mode, kf::BoundaryMode::constant);
+  EXPECT_EQ(blocks[1].boundary.cval, 2.5);
+  EXPECT_EQ(blocks[1].weights.axis[0], kf::mean_weights(3));
+  EXPECT_EQ(blocks[1].weights.axis[1], kf::mean_weights(1));
+  EXPECT_FALSE(blocks[2].weights.separable);
+  EXPECT_EQ(blocks[2].weights.shape[0], 2);
+  EXPECT_EQ(blocks[2].weights.shape[1], 3);
+  EXPECT_EQ(blocks[2].weights.full, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(blocks[2].boundary.mode, kf::BoundaryMode::wrap);
+  const auto used = d.used_toml();
+  EXPECT_NE(used.find("truncate = 4"), std::string::npos) << used;  // defaults are stored with the output
+  EXPECT_NE(used.find("mode = 'reflect'"), std::string::npos) << used;
+}
+
+TEST(FiltersDeck, NoBlockNoFilter) {
+  Deck d = Deck::parse("problem = 'heat2d'\n", "t.toml");
+  EXPECT_TRUE(read_filters<2>(d, {"u"}, grid_2d()).empty());
+}
+
+TEST(FiltersDeck, BlocksComeFromTheCommandLineToo) {
+  Deck d = Deck::parse("", "t.toml");
+  d.apply_override("filters[0].kind=mean");
+  d.apply_override("filters[0].field=u");
+  d.apply_override("filters[0].size=[3,3]");
+  const auto blocks = read_filters<2>(d, {"u"}, grid_2d());
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].name, "u_mean");
+}
+
+TEST(FiltersDeck, BadBlocksAreRefusedNamingTheKey) {
+  struct Case {
+    std::string text, key, reason;
+  };
+  const std::vector<Case> cases = {
+      {"[[filters]]\nfield = 'u'\n", "filters[0].kind", "required"},
+      {"[[filters]]\nkind = 'median'\nfield = 'u'\n", "filters[0].kind", "not one of"},
+      {"[[filters]]\nkind = 'whiten'\nfield = 'u'\n", "filters[0].kind", "not available"},
+      {"[[filters]]\nkind = 'mean'\nfield = 'v'\nsize = [3, 3]\n", "filters[0].field", "not one of"},
+      {"[[filters]]\nkind = 'mean'\nfield = 'u'\n", "filters[0].size", "required"},
+      {"[[filters]]\nkind = 'mean'\nfield = 'u'\nsize = [0, 3]\n", "filters[0].size", "out of range"},
+      {"[[filters]]\nkind = 'mean'\nfield = 'u'\nsize = [3]\n", "filters[0].size", "array of 2 integers"},
+      {"[[filters]]\nkind = 'mean'\nfield = 'u'\nsize = [3, 25]\n", "filters[0].size", "radius larger than an axis"},
+      {"[[filters]]\nkind = 'gaussian'\nfield = 'u'\nsigma = [1.0, -1.0]\n", "filters[0].sigma", "must be > 0"},
+      {"[[filters]]\nkind = 'gaussian'\nfield = 'u'\nsigma = [9.0, 1.0]\n", "filters[0].sigma", "more than 32"},
+      {"[[filters]]\nkind = 'gaussian'\nfield = 'u'\nsigma = [1.0, 3.0]\n", "filters[0].sigma", "radius larger than an axis"},
+      {gaussian + "truncate = 0\n", "filters[0].truncate", "must be > 0"},
+      {"[[filters]]\nkind = 'correlate'\nfield = 'u'\nshape = [2, 2]\nweights = [1, 2, 3]\n", "filters[0].weights",
+       "array of 4 numbers"},
+      {"[[filters]]\nkind = 'correlate'\nfield = 'u'\nshape = [2, 2]\nweights = [1, 2, 3, nan]\n", "filters[0].weights",
+       "not finite"},
+      {gaussian + "mode = 'periodic'\n", "filters[0].mode", "not one of"},
+      {gaussian + "cval = 1.0\n", "filters[0].cval", "only mode = \"constant\""},
+      {gaussian + "name = 'u'\n", "filters[0].name", "field the run writes"},
+      {gaussian + "name = 'Info'\n", "filters[0].name", "taken by the output files"},
+      {gaussian + "name = 'a/b'\n", "filters[0].name", "not a dataset name"},
+      {gaussian + "name = 'a:b'\n", "filters[0].name", "':'"},
+      {gaussian + "name = ''\n", "filters[0].name", "must not be empty"},
+      {gaussian + gaussian, "filters[1].name", "earlier [[filters]] block"},
+      {gaussian + "size = [3, 3]\n", "filters[0].size", "unknown key"},  // a key of another kind
+  };
+  for (const auto& c : cases) {
+    const std::string message = refusal(c.text);
+    EXPECT_NE(message.find(c.key), std::string::npos) << c.text << "\n -> " << message;
+    EXPECT_NE(message.find(c.reason), std::string::npos) << c.text << "\n -> " << message;
+  }
+}
