@@ -10,7 +10,7 @@
 //      M_k(y + s_k, x + s_k) against F, added to s_k, until both components of every frame's
 //      update are below tolerance_px or max_refinements passes have run;
 //   2. S_t = mean over k of (S_k - s_k): the N pairwise estimates chained to frame 0, averaged.
-// Aligned frames A_k(y, x) = M_k(y + s_k_y, x + s_k_x), bilinear (whiten_point.hpp says what
+// Aligned frames A_k(y, x) = M_k(y + s_k_y, x + s_k_x), cubic convolution (whiten_point.hpp says what
 // happens at the edges).
 //
 // Prediction P = sum_k a_k B_k, output F - P, with
