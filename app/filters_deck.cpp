@@ -1,6 +1,7 @@
 #include "app/filters_deck.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <sstream>
 #include <stdexcept>
@@ -58,6 +59,14 @@ kf::FilterWeights<Dim> correlate_block(Deck& deck, const std::string& block) {
   return weights_for(block + ".weights", [&] { return kf::full_weights<Dim>(s, weights); });
 }
 
+kf::WhitenParams whiten_block(Deck& deck, const std::string& block) {
+  kf::WhitenParams p;
+  p.memory = static_cast<int>(deck.integer(block + ".memory", p.memory, {1, kf::max_whiten_memory}));
+  p.ridge = deck.number(block + ".ridge", p.ridge);
+  if (!(p.ridge >= 0) || !std::isfinite(p.ridge)) refuse(block + ".ridge", exact_decimal(p.ridge) + " must be >= 0 and finite");
+  return p;
+}
+
 /// The key of the block's parameter that sets its extent along the axes.
 std::string extent_key(const std::string& block, const std::string& kind) {
   return block + (kind == "mean" ? ".size" : kind == "gaussian" ? ".sigma" : ".shape");
@@ -98,11 +107,17 @@ std::vector<FilterBlock<Dim>> read_filters(Deck& deck, const std::vector<std::st
     const std::string block = "filters[" + std::to_string(i) + "]";
     FilterBlock<Dim> f;
     f.kind = deck.string(block + ".kind", std::nullopt, {"mean", "gaussian", "correlate", "whiten"});
-    if (f.kind == "whiten")
-      refuse(block + ".kind", "the whiten filter is not available in this gridflow yet (the in-situ kinds are mean, gaussian, correlate)");
+    if (f.kind == "whiten" && Dim != 2)
+      refuse(block + ".kind", "whiten filters 2D frames (heat2d); this run's fields are 3D");
     f.field = deck.string(block + ".field", std::nullopt, fields);
     f.name = deck.string(block + ".name", f.field + "_" + f.kind);
     check_name(block + ".name", f.name, fields, names);
+    if (f.kind == "whiten") {
+      f.whiten = whiten_block(deck, block);
+      names.push_back(f.name);
+      blocks.push_back(std::move(f));
+      continue;
+    }
     const std::string mode = deck.string(block + ".mode", std::string("reflect"), {"constant", "nearest", "reflect", "mirror", "wrap"});
     f.boundary.mode = kf::parse_boundary_mode(mode);
     if (f.boundary.mode == kf::BoundaryMode::constant) f.boundary.cval = deck.number(block + ".cval", 0.0);

@@ -4,7 +4,8 @@
 //
 //   [[filters]]
 //   kind = "gaussian"     # mean | gaussian | correlate (scipy.ndimage's uniform_filter,
-//                         # gaussian_filter, correlate); whiten is refused until it exists
+//                         # gaussian_filter, correlate) | whiten (heat 2D: the frame minus its
+//                         # prediction from the last `memory` output frames)
 //   field = "u"           # a field the run writes
 //   name = "u_gaussian"   # the dataset written; default "<field>_<kind>"
 //   mode = "reflect"      # constant | nearest | reflect | mirror | wrap, as scipy.ndimage
@@ -14,14 +15,18 @@
 //   size = [3, 3]         # mean: points per axis, x first, 1..65
 //   shape = [3, 3]        # correlate: weights per axis, x first
 //   weights = [...]       # correlate: shape[0] * shape[1] (* shape[2]) numbers, x fastest
+//   memory = 20           # whiten: output frames remembered, 1..64
+//   ridge = 1e-6          # whiten: ridge of the least squares, relative to its mean diagonal
 //
-// Every axis reads the same mode; a filter's radius may not exceed the points of an axis.
+// Every axis reads the same mode; a filter's radius may not exceed the points of an axis. A
+// whiten block reads no mode, cval or weights.
 #include <string>
 #include <vector>
 
 #include "app/deck.hpp"
 #include "kernels/filter/boundary_mode.hpp"
 #include "kernels/filter/filter_weights.hpp"
+#include "kernels/filter/whiten.hpp"
 #include "mesh/grid.hpp"
 
 namespace gridflow::app {
@@ -29,11 +34,12 @@ namespace gridflow::app {
 /// One [[filters]] block as read: what to filter, how, and where the result goes.
 template <int Dim>
 struct FilterBlock {
-  std::string kind;   ///< mean, gaussian, correlate
+  std::string kind;   ///< mean, gaussian, correlate, whiten
   std::string field;  ///< the run's field it reads
   std::string name;   ///< the dataset it writes
   kernels::filter::FilterWeights<Dim> weights;
   kernels::filter::Boundary boundary;
+  kernels::filter::WhitenParams whiten;  ///< kind whiten only
 };
 
 /// Dataset names a filter may not take besides the run's fields: the output files' groups.
@@ -41,7 +47,7 @@ const std::vector<std::string>& reserved_output_names();
 
 /// Reads every [[filters]] block; `fields` are the names the run writes, `grid` the run's grid.
 /// Throws InputError naming the key (filters[i].kind, .field, .size, ...) for a missing or unknown
-/// kind or mode, an unknown field, invalid sizes, sigmas or weights, a radius larger than an axis,
+/// kind or mode (whiten outside 2D), an unknown field, a bad whiten memory or ridge, invalid sizes, sigmas or weights, a radius larger than an axis,
 /// a cval without mode = "constant", and a name that is invalid, a field's, reserved, or another
 /// filter's. Unknown keys in a block are left to Deck::require_all_used.
 template <int Dim>

@@ -22,7 +22,7 @@
 #include "app/checkpoint_options.hpp"
 #include "app/field_output.hpp"
 #include "app/spectrum_diagnostic.hpp"
-#include "app/insitu_filter.hpp"
+#include "app/attach_filters.hpp"
 #include "app/finite_check.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/heat_checkpoint.hpp"

@@ -11,11 +11,9 @@
 // whole-array filter sees, so the result is bitwise independent of the rank count. The solver's
 // fields are only read. Exchanges go over MPI (host-staged for device fields): outputs are rare.
 #include <memory>
-#include <vector>
 
-#include "app/field_access.hpp"
-#include "app/field_output.hpp"
 #include "app/filters_deck.hpp"
+#include "app/insitu_field_source.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -23,7 +21,7 @@
 namespace gridflow::app {
 
 template <class T, int Dim>
-class InsituFilter {
+class InsituFilter final : public InsituFieldSource<T, Dim> {
  public:
   /// Plans nothing yet: the exchanges and fields of a memory space are built at its first apply.
   /// Device work is queued on `stream` (the run's). Throws Error for a block whose radius
@@ -37,9 +35,9 @@ class InsituFilter {
   /// owned box, in host memory (ghost width 0), kept until the next call. `source` (owned box =
   /// this rank's, any ghost width, host or device memory) is read on its owned points only and
   /// not changed; device work waits for what is queued on the stream. Blocks.
-  const mesh::Field<T, Dim>& apply(const mesh::Field<T, Dim>& source);
+  const mesh::Field<T, Dim>& apply(const mesh::Field<T, Dim>& source) override;
 
-  const FilterBlock<Dim>& block() const { return m_block; }
+  const FilterBlock<Dim>& block() const override { return m_block; }
   /// The ghost width the filter input has: the largest reach over axes and sides.
   int reach() const { return m_reach; }
 
@@ -54,22 +52,6 @@ class InsituFilter {
   std::unique_ptr<Work> m_host_work, m_device_work;
   std::unique_ptr<mesh::Field<T, Dim>> m_host_result;  // device results copied here
 };
-
-/// One InsituFilter per block, each added to `output`'s field sources (their datasets named by
-/// the blocks); the caller keeps them alive as long as `output` writes.
-template <class T, int Dim>
-std::vector<std::unique_ptr<InsituFilter<T, Dim>>> attach_filters(FieldOutput<T, Dim>& output,
-                                                                  const mesh::Decomposition<Dim>& decomposition,
-                                                                  const std::vector<FilterBlock<Dim>>& blocks, StreamHandle stream) {
-  std::vector<std::unique_ptr<InsituFilter<T, Dim>>> filters;
-  for (const auto& block : blocks) {
-    filters.push_back(std::make_unique<InsituFilter<T, Dim>>(decomposition, block, stream));
-    output.add_fields([f = filters.back().get()](const FieldAccess<T, Dim>& fields) {
-      return std::vector<io::NamedField<T, Dim>>{{f->block().name, &f->apply(fields.field(f->block().field))}};
-    });
-  }
-  return filters;
-}
 
 extern template class InsituFilter<float, 2>;
 extern template class InsituFilter<double, 2>;

@@ -20,7 +20,7 @@
 #include "app/exact_error.hpp"
 #include "app/field_output.hpp"
 #include "app/spectrum_diagnostic.hpp"
-#include "app/insitu_filter.hpp"
+#include "app/attach_filters.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/poisson_checkpoint.hpp"
 #include "app/poisson_stepping.hpp"

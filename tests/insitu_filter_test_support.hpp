@@ -70,7 +70,7 @@ void expect_insitu_equals_whole_array(mesh::MemorySpace space, StreamHandle stre
   for (const auto& w : filter_cases<Dim>())
     for (const auto& b : boundary_cases()) {
       kernels::filter::FilterPlan<T, Dim>(w, b, global).apply(whole_in, whole_out, global, nullptr);
-      app::InsituFilter<T, Dim> filter(d, {"test", "u", "u_test", w, b}, stream);
+      app::InsituFilter<T, Dim> filter(d, {"test", "u", "u_test", w, b, {}}, stream);
       for (int round = 0; round < 2; ++round) {
         const mesh::Field<T, Dim>& got = filter.apply(source);
         ASSERT_EQ(got.space(), mesh::MemorySpace::host);

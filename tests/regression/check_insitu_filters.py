@@ -10,7 +10,9 @@ heat and poisson run the deck with mean, gaussian and correlate filters in every
 MAX_RANKS) in double, and on 1 and 3 ranks in float. Every file of every run must hold every
 filtered dataset, bit for bit the same at every rank count, equal to scipy.ndimage applied to the
 /u of the same file (max |diff| / max |scipy| < 1e-12 in double, 1e-5 in float), and listed in
-the XDMF index of that step; /u must be bitwise that of a run without filters.
+the XDMF index of that step; /u must be bitwise that of a run without filters. heat adds a whiten
+block (memory 3): bitwise the same at every rank count, /u itself in the first file, smaller than
+/u in the others.
 """
 import glob
 import os
@@ -122,6 +124,12 @@ def check_series(name, runs, blocks, reference_names, tolerance, plain_dir):
                 if got.shape != u.shape or got.dtype != u.dtype:
                     fail(f"{path}: /{n} is {got.shape} {got.dtype}, /u {u.shape} {u.dtype}")
                     continue
+                if kind == "whiten":  # frame 0 has no predecessor; the others are rank-independent (below)
+                    if path == files[0] and not np.array_equal(got, u):
+                        fail(f"{path}: /{n} of the first output is not /u (the first frame has no predecessor)")
+                    if path != files[0] and not np.max(np.abs(got)) < np.max(np.abs(u)):
+                        fail(f"{path}: /{n} is not smaller than /u: the prediction from earlier frames took nothing away")
+                    continue
                 want = scipy_filter(u, kind, params, mode, cval)
                 rel = np.max(np.abs(got.astype(np.float64) - want)) / max(np.max(np.abs(want)), 1e-300)
                 worst[n] = max(worst.get(n, 0.0), rel)
@@ -150,6 +158,8 @@ def check_series(name, runs, blocks, reference_names, tolerance, plain_dir):
 def filtered_runs(part, deck_text, name, precision, rank_counts, tolerance, overrides):
     dim = 2 if part == "heat" else 3
     text, blocks = filter_blocks(dim)
+    if part == "heat":  # whitening: 2D only, the last 3 output frames
+        text += '\n[[filters]]\nkind = "whiten"\nfield = "u"\nname = "u_whitened"\nmemory = 3\n'
     deck = os.path.join(SCRATCH, f"{part}_{precision}.toml")
     with open(deck, "w") as f:
         f.write(deck_text + text)
@@ -173,6 +183,7 @@ def filtered_runs(part, deck_text, name, precision, rank_counts, tolerance, over
             return
     # The sample deck's own filters are checked like the generated ones.
     if part == "heat":
+        blocks["u_whitened"] = ("whiten", {}, None, 0.0)
         blocks.update({"u_smooth": ("gaussian", {"sigma": [2.0, 1.5]}, "reflect", 0.0),
                        "u_mean": ("mean", {"size": [5, 3]}, "wrap", 0.0),
                        "u_laplacian": ("correlate", {"shape": [3, 3], "weights": [0, 1, 0, 1, -4, 1, 0, 1, 0]}, "nearest", 0.0)})
@@ -210,7 +221,7 @@ def check_errors():
     ok = ["filters[0].field=u", "filters[0].kind=mean", "filters[0].size=[3,3]"]
     cases = [
         (["filters[0].kind=median", "filters[0].field=u"], "filters[0].kind", "not one of"),
-        (["filters[0].kind=whiten", "filters[0].field=u"], "filters[0].kind", "not available"),
+        (["filters[0].kind=whiten", "filters[0].field=u", "filters[0].memory=0"], "filters[0].memory", "out of range"),
         (["filters[0].kind=mean", "filters[0].field=v", "filters[0].size=[3,3]"], "filters[0].field", "not one of"),
         (["filters[0].kind=gaussian", "filters[0].field=u", "filters[0].sigma=[1.0,0]"], "filters[0].sigma", "must be > 0"),
         (["filters[0].kind=gaussian", "filters[0].field=u", "filters[0].sigma=[1.0,3.0]", "grid.n=[20,8]"], "filters[0].sigma",

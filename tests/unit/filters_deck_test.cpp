@@ -68,6 +68,26 @@ TEST(FiltersDeck, BuiltinsAreReadAsScipyMakesThem) {
   EXPECT_NE(used.find("mode = 'reflect'"), std::string::npos) << used;
 }
 
+TEST(FiltersDeck, WhitenTakesMemoryAndRidgeIn2DOnly) {
+  Deck d = Deck::parse("[[filters]]\nkind = 'whiten'\nfield = 'u'\nmemory = 5\n", "t.toml");
+  const auto blocks = read_filters<2>(d, {"u"}, grid_2d());
+  EXPECT_NO_THROW(d.require_all_used());
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].name, "u_whiten");
+  EXPECT_EQ(blocks[0].whiten.memory, 5);
+  EXPECT_EQ(blocks[0].whiten.ridge, gridflow::kernels::filter::WhitenParams{}.ridge);
+  gridflow::mesh::Grid<3> grid;
+  grid.n = {8, 8, 8};
+  Deck three = Deck::parse("[[filters]]\nkind = 'whiten'\nfield = 'u'\n", "t.toml");
+  try {
+    read_filters<3>(three, {"u"}, grid);
+    ADD_FAILURE() << "whiten accepted for 3D fields";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("filters[0].kind"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2D frames"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FiltersDeck, NoBlockNoFilter) {
   Deck d = Deck::parse("problem = 'heat2d'\n", "t.toml");
   EXPECT_TRUE(read_filters<2>(d, {"u"}, grid_2d()).empty());
@@ -90,7 +110,10 @@ TEST(FiltersDeck, BadBlocksAreRefusedNamingTheKey) {
   const std::vector<Case> cases = {
       {"[[filters]]\nfield = 'u'\n", "filters[0].kind", "required"},
       {"[[filters]]\nkind = 'median'\nfield = 'u'\n", "filters[0].kind", "not one of"},
-      {"[[filters]]\nkind = 'whiten'\nfield = 'u'\n", "filters[0].kind", "not available"},
+      {"[[filters]]\nkind = 'whiten'\nfield = 'u'\nmemory = 0\n", "filters[0].memory", "out of range"},
+      {"[[filters]]\nkind = 'whiten'\nfield = 'u'\nmemory = 65\n", "filters[0].memory", "out of range"},
+      {"[[filters]]\nkind = 'whiten'\nfield = 'u'\nridge = -1e-3\n", "filters[0].ridge", "must be >= 0"},
+      {"[[filters]]\nkind = 'whiten'\nfield = 'u'\nmode = 'wrap'\n", "filters[0].mode", "unknown key"},
       {"[[filters]]\nkind = 'mean'\nfield = 'v'\nsize = [3, 3]\n", "filters[0].field", "not one of"},
       {"[[filters]]\nkind = 'mean'\nfield = 'u'\n", "filters[0].size", "required"},
       {"[[filters]]\nkind = 'mean'\nfield = 'u'\nsize = [0, 3]\n", "filters[0].size", "out of range"},
