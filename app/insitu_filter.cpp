@@ -1,5 +1,7 @@
 #include "app/insitu_filter.hpp"
 
+#include <algorithm>
+#include <array>
 #include <optional>
 #include <utility>
 
@@ -27,7 +29,14 @@ struct InsituFilter<T, Dim>::Work {
         staging(static_cast<std::size_t>(d.owned().size()) * sizeof(T), space),
         exchange(d, halo::Transport::mpi, stream),
         plan(block.weights, block.boundary, wrap(block) ? d.grid().points().grow(reach) : d.grid().points()) {
-    if (wrap(block)) periodic.emplace(d, reach, space, stream);
+    if (wrap(block)) periodic.emplace(d, axis_reach(block), space, stream);
+  }
+  /// Along each axis the filter reads this far beyond a point: the periodic ghosts it needs
+  /// (fewer than `reach` on a short axis, whose images one period away would not cover `reach`).
+  static std::array<int, Dim> axis_reach(const FilterBlock<Dim>& block) {
+    std::array<int, Dim> r{};
+    for (int a = 0; a < Dim; ++a) r[a] = std::max(block.weights.lo_reach(a), block.weights.hi_reach(a));
+    return r;
   }
   static bool wrap(const FilterBlock<Dim>& block) { return block.boundary.mode == kf::BoundaryMode::wrap; }
 };

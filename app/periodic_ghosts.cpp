@@ -36,11 +36,14 @@ mesh::Box<Dim> shifted(mesh::Box<Dim> b, const std::array<int, Dim>& s, const me
   return b;
 }
 
-/// The ghosts of rank r's `width`-wide halo that lie in the grid's image under shift s, moved
-/// back into the grid: where r's values for that image come from.
+/// The ghosts of rank r's halo (width[d] along axis d) that lie in the grid's image under shift
+/// s, moved back into the grid: where r's values for that image come from.
 template <int Dim>
-mesh::Box<Dim> image_source(const mesh::Box<Dim>& owned, int width, const std::array<int, Dim>& s, const mesh::Box<Dim>& points) {
-  const mesh::Box<Dim> ghosts_in_image = owned.grow(width).intersect(shifted<Dim>(points, s, points));
+mesh::Box<Dim> image_source(const mesh::Box<Dim>& owned, const std::array<int, Dim>& width, const std::array<int, Dim>& s,
+                            const mesh::Box<Dim>& points) {
+  mesh::Box<Dim> halo = owned;
+  for (int d = 0; d < Dim; ++d) halo = halo.grow(d, width[d]);
+  const mesh::Box<Dim> ghosts_in_image = halo.intersect(shifted<Dim>(points, s, points));
   std::array<int, Dim> back{};
   for (int d = 0; d < Dim; ++d) back[d] = -s[d];
   return shifted<Dim>(ghosts_in_image, back, points);
@@ -49,13 +52,14 @@ mesh::Box<Dim> image_source(const mesh::Box<Dim>& owned, int width, const std::a
 }  // namespace
 
 template <class T, int Dim>
-PeriodicGhosts<T, Dim>::PeriodicGhosts(const mesh::Decomposition<Dim>& decomposition, int width, mesh::MemorySpace space,
-                                       StreamHandle stream)
+PeriodicGhosts<T, Dim>::PeriodicGhosts(const mesh::Decomposition<Dim>& decomposition, const std::array<int, Dim>& width,
+                                       mesh::MemorySpace space, StreamHandle stream)
     : m_width(width), m_owned(decomposition.owned()), m_stream(stream) {
   const mesh::Box<Dim> points = decomposition.grid().points();
-  GRIDFLOW_REQUIRE(width >= 0, "periodic ghosts need a width >= 0");
-  for (int d = 0; d < Dim; ++d)
-    GRIDFLOW_REQUIRE(width <= points.extent(d), "periodic ghosts wider than an axis would need images two periods away");
+  for (int d = 0; d < Dim; ++d) {
+    GRIDFLOW_REQUIRE(width[d] >= 0, "periodic ghosts need widths >= 0");
+    GRIDFLOW_REQUIRE(width[d] <= points.extent(d), "periodic ghosts wider than an axis would need images two periods away");
+  }
   std::vector<mesh::Box<Dim>> from;
   for (int r = 0; r < decomposition.size(); ++r) from.push_back(decomposition.owned_by(r));
   std::size_t largest = 0;
@@ -85,7 +89,7 @@ PeriodicGhosts<T, Dim>::~PeriodicGhosts() = default;
 
 template <class T, int Dim>
 void PeriodicGhosts<T, Dim>::fill(mesh::Field<T, Dim>& field) {
-  GRIDFLOW_REQUIRE(field.owned() == m_owned && field.ghost_width() >= m_width,
+  GRIDFLOW_REQUIRE(field.owned() == m_owned && field.ghost_width() >= *std::max_element(m_width.begin(), m_width.end()),
                    "periodic ghosts of field '" + field.label() + "': not this rank's box, or ghosts narrower than the width");
   T* staging = static_cast<T*>(m_staging.data());
   for (auto& image : m_images) {

@@ -15,3 +15,10 @@ TYPED_TEST(InsituFilterRanks, DecomposedEqualsTheWholeArrayBitwise) {
   gridflow::testing::expect_insitu_equals_whole_array<typename TypeParam::value_type, TypeParam::dim>(
       gridflow::mesh::MemorySpace::host, nullptr);
 }
+
+TYPED_TEST(InsituFilterRanks, ShortAxesTakeTheirOwnPeriodicGhosts) {
+  constexpr int Dim = TypeParam::dim;
+  gridflow::testing::expect_insitu_equals_whole_array<typename TypeParam::value_type, Dim>(
+      gridflow::mesh::MemorySpace::host, nullptr, gridflow::testing::short_axis_grid<Dim>(),
+      gridflow::testing::short_axis_cases<Dim>());
+}
