@@ -10,6 +10,6 @@
 TEST(InsituWhitenGpu, DeviceRingEqualsTheHostReferenceToRounding) {
   GRIDFLOW_REQUIRE_GPU();
   gridflow::mesh::Stream stream;
-  gridflow::testing::expect_insitu_whiten_equals_whole_frames<double>(gridflow::mesh::MemorySpace::device, stream.get(), false, 1e-9);
-  gridflow::testing::expect_insitu_whiten_equals_whole_frames<float>(gridflow::mesh::MemorySpace::device, stream.get(), false, 1e-3);
+  gridflow::testing::expect_insitu_whiten_equals_whole_frames<double>(gridflow::mesh::MemorySpace::device, stream.get(), false, 1e-8);
+  gridflow::testing::expect_insitu_whiten_equals_whole_frames<float>(gridflow::mesh::MemorySpace::device, stream.get(), false, 1e-5);
 }
