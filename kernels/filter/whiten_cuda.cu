@@ -72,8 +72,10 @@ struct ColumnSampler {
 // Sums of one pass live in sets of (3 + 2N) doubles: u, v, w, then p_k, q_k per frame. Pass i
 // accumulates into set i % 3 while block 0 zeroes set (i + 1) % 3, which every block finished
 // reading two barriers ago. Pilot passes (frame 1 alone) come first when m > 1.
+constexpr int shift_threads_max = 256;  // two blocks of 256 per SM: registers capped at 128
+
 template <class T>
-__global__ void shift_passes_kernel(WhitenFrame<T> job, double tolerance, int max_passes, double* sums, int set) {
+__global__ void __launch_bounds__(shift_threads_max, 2) shift_passes_kernel(WhitenFrame<T> job, double tolerance, int max_passes, double* sums, int set) {
   cg::grid_group grid = cg::this_grid();
   __shared__ double s_shift[2 * max_whiten_memory];
   __shared__ double s_sums[3 + 2 * max_whiten_memory];
@@ -122,35 +124,27 @@ __global__ void shift_passes_kernel(WhitenFrame<T> job, double tolerance, int ma
         const int x = margin + static_cast<int>(i % wx);
         const int y0 = margin + static_cast<int>(i / wx) * strip;
         const int rows = min(strip, ny - margin - y0);
-        double g[strip], h[strip], r[strip];
+        ColumnSampler<T> cs[shift_chunk];
+#pragma unroll
+        for (int j = 0; j < shift_chunk; ++j)
+          if (k0 + j < active) cs[j].start(s_frames[k0 + j], ny, nx, &s_stencil[k0 + j], y0, x);
+        // Rows outer, frames inner: the gradient once per row, the frames' loads independent.
 #pragma unroll
         for (int l = 0; l < strip; ++l)
           if (l < rows) {
             const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y0 + l, x);
-            g[l] = d.g;
-            h[l] = d.h;
-            r[l] = d.r;
             if (k0 == 0) {
               u += d.h * d.h;
               v += d.h * d.g;
               w += d.g * d.g;
             }
-          }
 #pragma unroll
-        for (int j = 0; j < shift_chunk; ++j)
-          if (k0 + j < active) {
-            ColumnSampler<T> cs;
-            cs.start(s_frames[k0 + j], ny, nx, &s_stencil[k0 + j], y0, x);
-            double pj = 0.0, qj = 0.0;
-#pragma unroll
-            for (int l = 0; l < strip; ++l)
-              if (l < rows) {
-                const double diff = static_cast<double>(cs.sample()) - r[l];
-                pj += g[l] * diff;
-                qj += h[l] * diff;
+            for (int j = 0; j < shift_chunk; ++j)
+              if (k0 + j < active) {
+                const double diff = static_cast<double>(cs[j].sample()) - d.r;
+                p[j] += d.g * diff;
+                q[j] += d.h * diff;
               }
-            p[j] += pj;
-            q[j] += qj;
           }
       }
       if (k0 == 0) {
@@ -311,10 +305,12 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
       if (k == m || !aligned) {
         const T* src = k == m ? job.frame + x : s_frames[k] + x;
         const std::ptrdiff_t pitch = k == m ? job.frame_pitch : nx;
+#pragma unroll
         for (int l = 0; l < strip; ++l) dst[l * tile_x] = y0 + l < ny ? src[(y0 + l) * pitch] : T(0);
       } else {
         ColumnSampler<T> cs;
         cs.start(s_frames[k], ny, nx, &s_stencil[k], y0, x);
+#pragma unroll
         for (int l = 0; l < strip; ++l) {
           const T v = cs.sample();
           dst[l * tile_x] = y0 + l < ny ? v : T(0);
@@ -327,9 +323,14 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
       if (tid + j * gram_threads < pairs) {
         const T* a = vals + pk[j] * row;
         const T* b = vals + pl[j] * row;
-        double s = 0.0;
-        for (int p = 0; p < tile; ++p) s += static_cast<double>(a[p]) * static_cast<double>(b[p]);
-        acc[j] += s;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;  // four chains: the adds overlap
+        for (int p = 0; p < tile; p += 4) {  // tile = tile_x * strip, a multiple of 8
+          s0 += static_cast<double>(a[p]) * static_cast<double>(b[p]);
+          s1 += static_cast<double>(a[p + 1]) * static_cast<double>(b[p + 1]);
+          s2 += static_cast<double>(a[p + 2]) * static_cast<double>(b[p + 2]);
+          s3 += static_cast<double>(a[p + 3]) * static_cast<double>(b[p + 3]);
+        }
+        acc[j] += (s0 + s1) + (s2 + s3);
       }
     __syncthreads();
   }
@@ -401,63 +402,77 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
   if (tid == 0) *counter = 0u;
 }
 
-// out = F - sum_k a_k B_k and the ring slot's copy of F, a column strip per thread; frame 0
-// (m = 0) is copied.
+// out = F - sum_k a_k B_k and the ring slot's copy of F. A block is 32 columns by `predict_groups`
+// frame groups: thread (x, g) sums the frames k = g, g + G, ... down a strip of rows, and the
+// groups' partial sums meet in shared memory. Frame 0 (m = 0) is copied.
+constexpr int predict_groups = 8;
+
 template <class T>
-__global__ void predict_kernel(WhitenFrame<T> job, bool aligned) {
+__global__ void __launch_bounds__(32 * predict_groups) predict_kernel(WhitenFrame<T> job, bool aligned) {
   __shared__ WhitenStencil<T> s_stencil[max_whiten_memory];
   __shared__ double s_a[max_whiten_memory];
   __shared__ const T* s_frames[max_whiten_memory];
+  __shared__ double s_part[predict_groups][strip][32];
   const int m = job.m, ny = job.ny, nx = job.nx;
-  for (int k = threadIdx.x; k < m; k += blockDim.x) {
+  const int lane = threadIdx.x, g = threadIdx.y, tid = lane + 32 * g;
+  for (int k = tid; k < m; k += 32 * predict_groups) {
     s_a[k] = job.weights[k];
     s_frames[k] = job.remembered[k];
     if (aligned) s_stencil[k] = whiten_stencil<T>(job.pair_shift[2 * k], job.pair_shift[2 * k + 1]);
   }
-  if (m == 0 && blockIdx.x == 0 && threadIdx.x == 0) {
+  if (m == 0 && blockIdx.x == 0 && tid == 0) {
     job.history[2 * job.t] = 0.0;
     job.history[2 * job.t + 1] = 0.0;
     job.refinements[job.t] = 0;
   }
   __syncthreads();
-  const int strips = (ny + strip - 1) / strip;
-  const long long items = static_cast<long long>(nx) * strips;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < items;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const int x = static_cast<int>(i % nx), y0 = static_cast<int>(i / nx) * strip;
+  const int col_blocks = (nx + 31) / 32, strips = (ny + strip - 1) / strip;
+  const long long items = static_cast<long long>(col_blocks) * strips;
+  for (long long i = blockIdx.x; i < items; i += gridDim.x) {
+    const int x = static_cast<int>(i % col_blocks) * 32 + lane, y0 = static_cast<int>(i / col_blocks) * strip;
     const int rows = min(strip, ny - y0);
     double p[strip];
 #pragma unroll
     for (int l = 0; l < strip; ++l) p[l] = 0.0;
-    for (int k = 0; k < m; ++k) {
-      const double a = s_a[k];
-      if (aligned) {
-        ColumnSampler<T> cs;
-        cs.start(s_frames[k], ny, nx, &s_stencil[k], y0, x);
+    if (x < nx)
+      for (int k = g; k < m; k += predict_groups) {
+        const double a = s_a[k];
+        if (aligned) {
+          ColumnSampler<T> cs;
+          cs.start(s_frames[k], ny, nx, &s_stencil[k], y0, x);
 #pragma unroll
-        for (int l = 0; l < strip; ++l)
-          if (l < rows) p[l] += a * static_cast<double>(cs.sample());
-      } else {
+          for (int l = 0; l < strip; ++l)
+            if (l < rows) p[l] += a * static_cast<double>(cs.sample());
+        } else {
 #pragma unroll
-        for (int l = 0; l < strip; ++l)
-          if (l < rows) p[l] += a * static_cast<double>(s_frames[k][static_cast<std::ptrdiff_t>(y0 + l) * nx + x]);
+          for (int l = 0; l < strip; ++l)
+            if (l < rows) p[l] += a * static_cast<double>(s_frames[k][static_cast<std::ptrdiff_t>(y0 + l) * nx + x]);
+        }
       }
+#pragma unroll
+    for (int l = 0; l < strip; ++l) s_part[g][l][lane] = p[l];
+    __syncthreads();
+    // Thread (lane, g) finishes row g of the strip (strip == predict_groups).
+    const int y = y0 + g;
+    if (x < nx && g < rows) {
+      double sum = 0.0;
+#pragma unroll
+      for (int q = 0; q < predict_groups; ++q) sum += s_part[q][g][lane];
+      const T f = job.frame[y * job.frame_pitch + x];
+      job.store[static_cast<std::ptrdiff_t>(y) * nx + x] = f;
+      job.out[y * job.out_pitch + x] = static_cast<T>(static_cast<double>(f) - sum);
     }
-#pragma unroll
-    for (int l = 0; l < strip; ++l)
-      if (l < rows) {
-        const int y = y0 + l;
-        const T f = job.frame[y * job.frame_pitch + x];
-        job.store[static_cast<std::ptrdiff_t>(y) * nx + x] = f;
-        job.out[y * job.out_pitch + x] = static_cast<T>(static_cast<double>(f) - p[l]);
-      }
+    __syncthreads();
   }
 }
+
+int shift_threads(const WhitenTunables& t) { return std::min(t.threads, shift_threads_max); }
 
 // The launch shapes that depend only on the device and the tunables, found once per thread.
 struct LaunchShape {
   int device = -1, threads = 0, blocks_per_sm = 0;
   int sms = 0, shift_blocks = 0;
+  std::size_t gram_static_shared = 0;  // the correlation kernel's own shared memory
 };
 
 template <class T>
@@ -471,13 +486,16 @@ const LaunchShape& launch_shape(const WhitenTunables& tunables) {
   shape.blocks_per_sm = tunables.blocks_per_sm;
   GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&shape.sms, cudaDevAttrMultiProcessorCount, device));
   int per_sm = 0;
-  GRIDFLOW_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shift_passes_kernel<T>, tunables.threads, 0));
+  GRIDFLOW_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shift_passes_kernel<T>, shift_threads(tunables), 0));
   if (per_sm < 1) {
     std::ostringstream os;
     os << "whiten: the shift kernel cannot run " << tunables << " (no block fits on an SM)";
     throw Error(os.str());
   }
   shape.shift_blocks = std::min(per_sm, tunables.blocks_per_sm) * shape.sms;
+  cudaFuncAttributes attr{};
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attr, gram_kernel<T>));
+  shape.gram_static_shared = attr.sharedSizeBytes;
   return shape;
 }
 
@@ -500,16 +518,14 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
     int max_passes = params.max_refinements;
     void* args[] = {&job, &tolerance, &max_passes, &shift_sums, &set};
     GRIDFLOW_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&shift_passes_kernel<T>), dim3(shape.shift_blocks),
-                                                    dim3(tunables.threads), args, 0, stream));
+                                                    dim3(shift_threads(tunables)), args, 0, stream));
 
     const int m = job.m, n = m + 1;
     const int terms = whiten_polynomial_terms(params.degree);
     const std::size_t solve_bytes = solve_doubles(m, terms, aligned) * sizeof(double);
     // Tiles of tile_x columns by `strip` rows, narrowed until the tile fits beside the kernel's
     // static shared memory in the default 48 KiB (no opt-in needed).
-    cudaFuncAttributes attr{};
-    GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attr, gram_kernel<T>));
-    const std::size_t room = default_shared - attr.sharedSizeBytes;
+    const std::size_t room = default_shared - shape.gram_static_shared;
     int tile_x = std::max(1, tunables.gram_tile / strip);
     while (tile_x > 1 && static_cast<std::size_t>(n) * (tile_x * strip + 1) * sizeof(T) > room) tile_x = std::max(1, tile_x / 2);
     const std::size_t bytes = std::max(static_cast<std::size_t>(n) * (tile_x * strip + 1) * sizeof(T), solve_bytes);
@@ -524,9 +540,10 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
                                                            counters);
     GRIDFLOW_CUDA_CHECK(cudaGetLastError());
   }
-  const long long items = static_cast<long long>(job.nx) * ((job.ny + strip - 1) / strip);
-  const int blocks = static_cast<int>(std::min<long long>((items + tunables.threads - 1) / tunables.threads, 64LL * shape.sms));
-  predict_kernel<T><<<blocks, tunables.threads, 0, stream>>>(job, aligned);
+  static_assert(strip == predict_groups, "the prediction's groups finish one row of the strip each");
+  const long long items = static_cast<long long>((job.nx + 31) / 32) * ((job.ny + strip - 1) / strip);
+  const int blocks = static_cast<int>(std::min<long long>(items, 64LL * shape.sms));
+  predict_kernel<T><<<blocks, dim3(32, predict_groups), 0, stream>>>(job, aligned);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 
