@@ -3,9 +3,11 @@
 // output directory. Each is collective and raises the same InputError on every rank.
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 
 #include "halo/transport.hpp"
+#include "io/output_lock.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/memory_space.hpp"
 #include "solver/run_options.hpp"
@@ -22,6 +24,8 @@ struct RunPlacement {
   mesh::MemorySpace space;
   halo::Transport transport;
   mesh::Decomposition<Dim> decomposition;
+  /// Rank 0's lock on the output series (prepare_run, output enabled); null elsewhere.
+  std::unique_ptr<io::OutputLock> output_lock;
 };
 
 /// The collective set-up every problem makes in this order: device (binding GPUs), transport,
@@ -33,14 +37,19 @@ RunPlacement<Dim> place_run(const solver::RunOptions& options, const mesh::Grid<
 /// Rank 0 creates the output directory and checks it is writable; error on every rank if not.
 void prepare_output_directory(const std::string& directory, MPI_Comm comm);
 
+/// Rank 0 locks "<directory>/<name>.lock" for as long as the returned lock lives (null on the
+/// other ranks); InputError on every rank, naming the lock file and its holder, when another run
+/// holds it.
+std::unique_ptr<io::OutputLock> lock_output_series(const std::string& directory, const std::string& name, MPI_Comm comm);
+
 /// Rank 0 checks that the --summary file `path` can be written (opened to append, so an existing
 /// file is kept; one it had to create is removed again); error on every rank, naming the path and
 /// the reason, if not. Nothing to do for an empty path.
 void prepare_summary_file(const std::string& path, MPI_Comm comm);
 
 /// What a run (not a tune) sets up before any work, collectively and in this order: place_run,
-/// then the output directory (when output is enabled) and the --summary file (when asked for), so
-/// an unwritable destination stops the run before it computes anything.
+/// then the output directory and its series lock (when output is enabled) and the --summary file
+/// (when asked for), so an unwritable or busy destination stops the run before it computes anything.
 template <int Dim>
 RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, const std::string& summary_path,
                               MPI_Comm comm);
