@@ -216,7 +216,12 @@ int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const DiagnosticsConfig diagnostics = read_diagnostics(deck, {"u"});
   const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
-  const auto place = prepare_run(config.run, config.grid, summary_path, comm);
+  const auto place = prepare_run<3>(config.run, config.grid, summary_path, comm, [&](const RunPlacement<3>& p) {
+    const int ghost = config.solver == "jacobi" ? solver::plan_jacobi_ghost_width(config, p.decomposition).capacity()
+                                                : config.run.halo_width;
+    const bool staged = p.space == mesh::MemorySpace::device && p.transport != halo::Transport::nccl;
+    return solver::poisson_memory_need(config, p.decomposition.owned(), p.decomposition.size(), ghost, p.space, staged);
+  });
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path,

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/memory_check.hpp"
 #include "gridflow/config.hpp"
 #include "halo/gpu_binding.hpp"
 #include "mesh/check.hpp"
@@ -87,8 +88,9 @@ template RunPlacement<3> place_run<3>(const solver::RunOptions&, const mesh::Gri
 
 template <int Dim>
 RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, const std::string& summary_path,
-                              MPI_Comm comm) {
+                              MPI_Comm comm, const MemoryEstimate<Dim>& estimate) {
   auto place = place_run(options, grid, comm);
+  require_memory(estimate(place), place.space, comm);
   if (options.output_enabled) {
     prepare_output_directory(options.output_dir, comm);
     place.output_lock = lock_output_series(options.output_dir, options.output_name, comm);
@@ -97,8 +99,10 @@ RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Gri
   return place;
 }
 
-template RunPlacement<2> prepare_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, const std::string&, MPI_Comm);
-template RunPlacement<3> prepare_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, const std::string&, MPI_Comm);
+template RunPlacement<2> prepare_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, const std::string&, MPI_Comm,
+                                        const MemoryEstimate<2>&);
+template RunPlacement<3> prepare_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, const std::string&, MPI_Comm,
+                                        const MemoryEstimate<3>&);
 
 void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
   int rank = 0;

@@ -3,6 +3,7 @@
 // output directory. Each is collective and raises the same InputError on every rank.
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "io/output_lock.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/memory_space.hpp"
+#include "solver/memory_need.hpp"
 #include "solver/run_options.hpp"
 
 namespace gridflow::app {
@@ -47,12 +49,17 @@ std::unique_ptr<io::OutputLock> lock_output_series(const std::string& directory,
 /// the reason, if not. Nothing to do for an empty path.
 void prepare_summary_file(const std::string& path, MPI_Comm comm);
 
+/// The memory one rank of the run will allocate where it is placed (the solver's estimate).
+template <int Dim>
+using MemoryEstimate = std::function<solver::MemoryNeed(const RunPlacement<Dim>&)>;
+
 /// What a run (not a tune) sets up before any work, collectively and in this order: place_run,
-/// then the output directory and its series lock (when output is enabled) and the --summary file
-/// (when asked for), so an unwritable or busy destination stops the run before it computes anything.
+/// the memory check of `estimate` (require_memory), then the output directory and its series lock
+/// (when output is enabled) and the --summary file (when asked for), so a run that cannot fit, or
+/// an unwritable or busy destination, stops the run before it allocates or writes anything.
 template <int Dim>
 RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, const std::string& summary_path,
-                              MPI_Comm comm);
+                              MPI_Comm comm, const MemoryEstimate<Dim>& estimate);
 
 /// Reads a text file on rank 0 and broadcasts it; InputError on every rank, naming the path, when
 /// it cannot be read, is not a regular file (or a pipe), or is over 1 MiB.
