@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "io/write_failure.hpp"
@@ -20,7 +21,7 @@ void write_text_file_atomically(const std::string& path, const std::string& text
   const auto fail = [&](const std::string& call) {
     const int saved = errno;
     remove_partial_file(partial);
-    throw Error(write_failure_message(path, saved, text.size(), call + " failed", folder_key));
+    throw Error(write_failure_message(path, saved, text.size(), call + " failed: " + std::strerror(saved), folder_key));
   };
   const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("open(" + partial + ")");
