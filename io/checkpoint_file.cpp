@@ -102,11 +102,9 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
   const fs::path final_path(path);
   const fs::path partial = final_path.parent_path() / ("." + final_path.filename().string() + ".partial");
   std::vector<std::string> field_names;
-  std::uintmax_t bytes = 0;  // the fields' share of the file: what a full disk lacks
-  for (const auto& f : fields) {
-    field_names.push_back(f.name);
-    bytes += static_cast<std::uintmax_t>(decomposition.grid().points().size()) * sizeof(T);
-  }
+  for (const auto& f : fields) field_names.push_back(f.name);
+  // The fields' share of the file: what a full disk lacks.
+  const std::uintmax_t bytes = fields.size() * static_cast<std::uintmax_t>(decomposition.grid().points().size()) * sizeof(T);
   const QuietHdf5 quiet;  // a failure is reported as one message below, not as HDF5's stack
   errno = 0;              // what a failed write leaves there says why
   try {

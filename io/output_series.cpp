@@ -94,8 +94,8 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
   const fs::path final_path = fs::path(m_directory) / name;
   const fs::path partial_path = fs::path(m_directory) / ("." + name + ".partial");
   const auto& grid = m_decomposition.grid();
-  std::uintmax_t bytes = 0;  // the fields' share of the file: what a full disk lacks
-  for (std::size_t i = 0; i < fields.size(); ++i) bytes += static_cast<std::uintmax_t>(grid.points().size()) * sizeof(T);
+  // The fields' share of the file: what a full disk lacks.
+  const std::uintmax_t bytes = fields.size() * static_cast<std::uintmax_t>(grid.points().size()) * sizeof(T);
   const QuietHdf5 quiet;  // a failure is reported as one message below, not as HDF5's stack
   errno = 0;              // what a failed write leaves there says why
   try {
