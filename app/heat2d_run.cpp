@@ -257,7 +257,10 @@ int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const auto filters = read_filters<2>(deck, {"u"}, config.grid);
   const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
-  const auto place = prepare_run(config.run, config.grid, summary_path, comm);
+  const auto place = prepare_run<2>(config.run, config.grid, summary_path, comm, [&](const RunPlacement<2>& p) {
+    const int ghost = solver::plan_ghost_width(config.run, p.decomposition).capacity();
+    return solver::heat_memory_need(config, p.decomposition.owned(), ghost, p.space);
+  });
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, diagnostics, filters, deck, place.decomposition, place.space, place.transport, summary_path,

@@ -37,15 +37,24 @@ namespace gridflow::app {
 
 namespace {
 
-/// /Info of the solution's file: the code, the problem, and how the solve went.
-io::Attributes run_info(const solver::SolveReport& report, const std::string& solver_name, const std::string& device_name,
-                        const std::optional<double>& max_error, const std::optional<autotune::OnlineTuningResult>& tuning) {
-  std::vector<double> it, res, sec;
+/// The residual history as datasets of the solution's file (/residual_history/iteration,
+/// relative_residual, seconds): a history has any length, and an HDF5 attribute holds 64 KiB.
+std::vector<io::StepDataset> residual_history_datasets(const solver::SolveReport& report) {
+  std::vector<std::int64_t> it;
+  std::vector<double> res, sec;
   for (const auto& r : report.history) {
-    it.push_back(static_cast<double>(r.iteration));
+    it.push_back(r.iteration);
     res.push_back(r.relative_residual);
     sec.push_back(r.seconds);
   }
+  return {{"residual_history/iteration", std::move(it)},
+          {"residual_history/relative_residual", std::move(res)},
+          {"residual_history/seconds", std::move(sec)}};
+}
+
+/// /Info of the solution's file: the code, the problem, and how the solve went.
+io::Attributes run_info(const solver::SolveReport& report, const std::string& solver_name, const std::string& device_name,
+                        const std::optional<double>& max_error, const std::optional<autotune::OnlineTuningResult>& tuning) {
   io::Attributes info{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
                       {"problem", std::string("poisson3d")},
                       {"solver", solver_name},
@@ -53,10 +62,7 @@ io::Attributes run_info(const solver::SolveReport& report, const std::string& so
                       {"converged", report.converged},
                       {"iterations", std::int64_t(report.iterations)},
                       {"relative_residual", report.relative_residual},
-                      {"solve_seconds", report.seconds},
-                      {"residual_history_iteration", it},
-                      {"residual_history_relative_residual", res},
-                      {"residual_history_seconds", sec}};
+                      {"solve_seconds", report.seconds}};
   if (max_error) info.emplace_back("max_error", *max_error);
   if (tuning)
     for (const auto& [name, value] : tuning->attributes())
@@ -147,6 +153,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
         return info;
       },
       deck.used_attributes(), wall_start);
+  output.add_datasets([&](std::int64_t, const FieldAccess<T, 3>&) { return residual_history_datasets(stepping.report()); });
   const auto spectra = attach_spectra(output, d, diagnostics);
   const auto insitu_filters = attach_filters<T, 3>(output, d, filters, stream);
   SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
@@ -213,7 +220,12 @@ int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const auto filters = read_filters<3>(deck, {"u"}, config.grid);
   const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
-  const auto place = prepare_run(config.run, config.grid, summary_path, comm);
+  const auto place = prepare_run<3>(config.run, config.grid, summary_path, comm, [&](const RunPlacement<3>& p) {
+    const int ghost = config.solver == "jacobi" ? solver::plan_jacobi_ghost_width(config, p.decomposition).capacity()
+                                                : config.run.halo_width;
+    const bool staged = p.space == mesh::MemorySpace::device && p.transport != halo::Transport::nccl;
+    return solver::poisson_memory_need(config, p.decomposition.owned(), p.decomposition.size(), ghost, p.space, staged);
+  });
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, diagnostics, filters, deck, place.decomposition, place.space, place.transport, summary_path,

@@ -1,9 +1,9 @@
 #include "app/residual_csv.hpp"
 
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
-#include "mesh/check.hpp"
+#include "io/text_file.hpp"
 
 namespace gridflow::app {
 
@@ -15,11 +15,11 @@ ResidualCsv<T>::ResidualCsv(const PoissonStepping<T>& stepping, const std::strin
 template <class T>
 void ResidualCsv<T>::act(const RunState<T, 3>&, RunControl&) {
   if (!m_writes) return;
-  std::ofstream out(m_path);
+  std::ostringstream out;
   out << "iteration,relative_residual,seconds\n";
   out.precision(17);
   for (const auto& r : m_stepping.history()) out << r.iteration << ',' << r.relative_residual << ',' << r.seconds << '\n';
-  if (!out) throw Error("cannot write " + m_path);
+  io::write_text_file_atomically(m_path, out.str(), "output.dir");
 }
 
 template class ResidualCsv<float>;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/memory_check.hpp"
 #include "gridflow/config.hpp"
 #include "halo/gpu_binding.hpp"
 #include "mesh/check.hpp"
@@ -79,7 +80,7 @@ RunPlacement<Dim> place_run(const solver::RunOptions& options, const mesh::Grid<
   const halo::Transport transport = halo::resolve_transport(options.halo_transport, space, comm);
   std::array<int, Dim> dims{};
   for (int d = 0; d < Dim; ++d) dims[d] = options.decomposition[d];
-  return {space, transport, mesh::Decomposition<Dim>(grid, comm, dims, options.halo_width)};
+  return {space, transport, mesh::Decomposition<Dim>(grid, comm, dims, options.halo_width), nullptr};
 }
 
 template RunPlacement<2> place_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, MPI_Comm);
@@ -87,15 +88,21 @@ template RunPlacement<3> place_run<3>(const solver::RunOptions&, const mesh::Gri
 
 template <int Dim>
 RunPlacement<Dim> prepare_run(const solver::RunOptions& options, const mesh::Grid<Dim>& grid, const std::string& summary_path,
-                              MPI_Comm comm) {
+                              MPI_Comm comm, const MemoryEstimate<Dim>& estimate) {
   auto place = place_run(options, grid, comm);
-  if (options.output_enabled) prepare_output_directory(options.output_dir, comm);
+  require_memory(estimate(place), place.space, comm);
+  if (options.output_enabled) {
+    prepare_output_directory(options.output_dir, comm);
+    place.output_lock = lock_output_series(options.output_dir, options.output_name, comm);
+  }
   prepare_summary_file(summary_path, comm);
   return place;
 }
 
-template RunPlacement<2> prepare_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, const std::string&, MPI_Comm);
-template RunPlacement<3> prepare_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, const std::string&, MPI_Comm);
+template RunPlacement<2> prepare_run<2>(const solver::RunOptions&, const mesh::Grid<2>&, const std::string&, MPI_Comm,
+                                        const MemoryEstimate<2>&);
+template RunPlacement<3> prepare_run<3>(const solver::RunOptions&, const mesh::Grid<3>&, const std::string&, MPI_Comm,
+                                        const MemoryEstimate<3>&);
 
 void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
   int rank = 0;
@@ -117,6 +124,23 @@ void prepare_output_directory(const std::string& directory, MPI_Comm comm) {
     }
   }
   share_rank0_input_error(error, comm);
+}
+
+std::unique_ptr<io::OutputLock> lock_output_series(const std::string& directory, const std::string& name, MPI_Comm comm) {
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::unique_ptr<io::OutputLock> lock;
+  std::string error;
+  if (rank == 0) {
+    try {
+      lock = std::make_unique<io::OutputLock>((fs::path(directory) / (name + ".lock")).string());
+      if (!lock->note().empty()) std::fprintf(stderr, "gridflow: warning: %s\n", lock->note().c_str());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  share_rank0_input_error(error, comm);
+  return lock;
 }
 
 void prepare_summary_file(const std::string& path, MPI_Comm comm) {

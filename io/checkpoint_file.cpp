@@ -14,6 +14,7 @@
 #include "io/h5_attributes.hpp"
 #include "io/h5_handle.hpp"
 #include "io/owned_hyperslab.hpp"
+#include "io/write_failure.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::io {
@@ -102,6 +103,10 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
   const fs::path partial = final_path.parent_path() / ("." + final_path.filename().string() + ".partial");
   std::vector<std::string> field_names;
   for (const auto& f : fields) field_names.push_back(f.name);
+  // The fields' share of the file: what a full disk lacks.
+  const std::uintmax_t bytes = fields.size() * static_cast<std::uintmax_t>(decomposition.grid().points().size()) * sizeof(T);
+  const QuietHdf5 quiet;  // a failure is reported as one message below, not as HDF5's stack
+  errno = 0;              // what a failed write leaves there says why
   try {
     H5Plist fapl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)));
     GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
@@ -160,8 +165,12 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
                             {"format", std::string(format_name)}});
     GRIDFLOW_H5_CHECK(file.close());
   } catch (const std::exception& e) {
-    if (decomposition.rank() == 0) std::remove(partial.c_str());
-    throw Error("cannot write the checkpoint " + path + ": " + e.what());
+    // Any rank that fails removes the partial file: MPI_Abort follows, and a failing rank other
+    // than rank 0 may be the only one that knows.
+    const int saved = errno;
+    const std::string message = write_failure_message(path, saved, bytes, e.what(), "checkpoint.dir");
+    remove_partial_file(partial.string());
+    throw Error(message);
   }
   std::string error;
   if (decomposition.rank() == 0) {
@@ -172,8 +181,9 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
       if (ec) throw Error("cannot rename " + partial.string() + " to " + final_path.string() + ": " + ec.message());
       sync_path(final_path.parent_path().empty() ? fs::path(".") : final_path.parent_path(), true);
     } catch (const std::exception& e) {
-      std::remove(partial.c_str());
-      error = std::string("cannot write the checkpoint ") + path + ": " + e.what();
+      const int saved = errno;  // a full disk shows at fsync on some file systems (NFS)
+      error = write_failure_message(path, saved, bytes, e.what(), "checkpoint.dir");
+      remove_partial_file(partial.string());
     }
   }
   share_rank0_error(comm, error, false);

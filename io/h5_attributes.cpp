@@ -1,5 +1,6 @@
 #include "io/h5_attributes.hpp"
 
+#include <string>
 #include <type_traits>
 
 #include "io/h5_handle.hpp"
@@ -16,7 +17,14 @@ H5Type utf8_string_type() {
   return t;
 }
 
+/// HDF5 keeps an attribute in its object's header, 64 KiB at most (name and type included).
+constexpr std::size_t attribute_data_limit = 64 * 1024 - 1024;
+
 void write_raw(hid_t owner, const std::string& name, hid_t type, hsize_t count, bool scalar, const void* data) {
+  const std::size_t bytes = static_cast<std::size_t>(count) * H5Tget_size(type);
+  if (bytes > attribute_data_limit)
+    throw Error("attribute '" + name + "' would hold " + std::to_string(bytes) + " bytes, more than the " +
+                std::to_string(attribute_data_limit) + " an HDF5 attribute can: arrays of any length belong in datasets");
   H5Space space(scalar ? GRIDFLOW_H5_CHECK(H5Screate(H5S_SCALAR)) : GRIDFLOW_H5_CHECK(H5Screate_simple(1, &count, nullptr)));
   if (H5Aexists(owner, name.c_str()) > 0) GRIDFLOW_H5_CHECK(H5Adelete(owner, name.c_str()));
   H5Attr attr(GRIDFLOW_H5_CHECK(H5Acreate2(owner, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT)));

@@ -1,15 +1,18 @@
 #include "io/output_series.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <type_traits>
 
+#include "io/h5_attribute_reader.hpp"
 #include "io/h5_attributes.hpp"
 #include "io/h5_handle.hpp"
 #include "io/owned_hyperslab.hpp"
+#include "io/text_file.hpp"
+#include "io/write_failure.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::io {
@@ -30,10 +33,13 @@ hid_t file_type() {
 
 /// Every rank throws rank 0's error, if it has one, so no rank is left waiting in a collective.
 void throw_rank0_error(MPI_Comm comm, const std::string& rank0_error) {
-  char error[512] = {};
-  rank0_error.copy(error, sizeof error - 1);
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(error, sizeof error, MPI_CHAR, 0, comm));
-  if (error[0]) throw Error(error);
+  int length = static_cast<int>(rank0_error.size());
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  if (length == 0) return;
+  std::string error = rank0_error;
+  error.resize(static_cast<std::size_t>(length));
+  GRIDFLOW_MPI_CHECK(MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm));
+  throw Error(error);
 }
 
 /// Rank 0 renames `from` to `to`; all ranks throw if that failed.
@@ -88,7 +94,11 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
   const fs::path final_path = fs::path(m_directory) / name;
   const fs::path partial_path = fs::path(m_directory) / ("." + name + ".partial");
   const auto& grid = m_decomposition.grid();
-  {
+  // The fields' share of the file: what a full disk lacks.
+  const std::uintmax_t bytes = fields.size() * static_cast<std::uintmax_t>(grid.points().size()) * sizeof(T);
+  const QuietHdf5 quiet;  // a failure is reported as one message below, not as HDF5's stack
+  errno = 0;              // what a failed write leaves there says why
+  try {
     H5Plist fapl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)));
     GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
     H5File file(GRIDFLOW_H5_CHECK(H5Fcreate(partial_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)));
@@ -132,6 +142,13 @@ std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vect
     input_group.close();
     info_group.close();
     GRIDFLOW_H5_CHECK(file.close());
+  } catch (const std::exception& e) {
+    // MPI_Abort follows on this rank (the others may be inside a collective write): leave no
+    // partial file, and say why and what to do.
+    const int saved = errno;
+    const std::string message = write_failure_message(final_path.string(), saved, bytes, e.what(), "output.dir");
+    remove_partial_file(partial_path.string());
+    throw Error(message);
   }
   collective_rename(comm, partial_path, final_path);
 
@@ -146,7 +163,6 @@ void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& pre
   while (!m_steps.empty() && m_steps.back().step >= step.step) m_steps.pop_back();  // written again after a restart
   m_steps.push_back(step);
   const MPI_Comm comm = m_decomposition.comm();
-  const fs::path partial = fs::path(m_directory) / ("." + m_basename + ".xmf.partial");
   std::string error;
   if (m_decomposition.rank() == 0) {
     const auto& grid = m_decomposition.grid();
@@ -159,17 +175,12 @@ void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& pre
       mesh.spacing[d] = grid.spacing(d);
     }
     try {  // rank 0's failure reaches every rank below: none may be left in the collective
-      const std::string document = xdmf_document(m_basename, mesh, m_steps);
-      std::ofstream out(partial);
-      out << document;
-      out.close();
-      if (!out) error = "cannot write " + partial.string();
+      write_text_file_atomically(m_xdmf_path, xdmf_document(m_basename, mesh, m_steps), "output.dir");
     } catch (const std::exception& e) {
-      error = "cannot write " + m_xdmf_path + ": " + e.what();
+      error = e.what();
     }
   }
   throw_rank0_error(comm, error);
-  collective_rename(comm, partial, m_xdmf_path);
 }
 
 template class OutputSeries<2>;

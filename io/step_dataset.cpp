@@ -15,6 +15,9 @@ void write_step_dataset(hid_t file, const StepDataset& dataset, int rank) {
   H5Space file_space(GRIDFLOW_H5_CHECK(H5Screate_simple(1, &count, nullptr)));
   H5Dataset d(GRIDFLOW_H5_CHECK(H5Dcreate2(file, dataset.path.c_str(), integers ? H5T_STD_I64LE : H5T_IEEE_F64LE,
                                            file_space, links, H5P_DEFAULT, H5P_DEFAULT)));
+  // An empty table (a solve that needed no iteration has no residual history) is the dataset of
+  // shape (0,): nothing to write, and H5Dwrite refuses the null buffer an empty vector gives.
+  if (count == 0) return;
   // One writer, in a collective call: the other ranks select nothing.
   H5Space memory_space(GRIDFLOW_H5_CHECK(H5Screate_simple(1, &count, nullptr)));
   if (rank != 0) {
@@ -23,8 +26,7 @@ void write_step_dataset(hid_t file, const StepDataset& dataset, int rank) {
   }
   H5Plist transfer(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_DATASET_XFER)));
   GRIDFLOW_H5_CHECK(H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE));
-  GRIDFLOW_H5_CHECK(H5Dwrite(d, integers ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, memory_space, file_space, transfer,
-                             count ? data : nullptr));
+  GRIDFLOW_H5_CHECK(H5Dwrite(d, integers ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, memory_space, file_space, transfer, data));
 }
 
 }  // namespace gridflow::io

@@ -38,6 +38,12 @@ int gpu_count() {
 }
 bool gpu_available() { return gpu_count() > 0; }
 void select_gpu(int device) { GRIDFLOW_CUDA_CHECK(cudaSetDevice(device)); }
+GpuMemory current_gpu_memory() {
+  GpuMemory m;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&m.device));
+  GRIDFLOW_CUDA_CHECK(cudaMemGetInfo(&m.free_bytes, &m.total_bytes));
+  return m;
+}
 std::string current_gpu_description() {
   int device = 0;
   GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
@@ -155,6 +161,7 @@ int gpu_count() { return 0; }
 bool gpu_available() { return false; }
 void select_gpu(int) { no_cuda("selecting a GPU"); }
 std::string current_gpu_description() { no_cuda("querying the GPU"); }
+GpuMemory current_gpu_memory() { no_cuda("querying the GPU's memory"); }
 
 Buffer::Buffer(std::size_t bytes, MemorySpace space, bool /*pinned*/) : m_bytes(bytes), m_space(space) {
   if (space == MemorySpace::device) no_cuda("allocating device memory");

@@ -21,6 +21,15 @@ void select_gpu(int device);
 /// Name and compute capability of the current device, e.g. "NVIDIA H200 (sm_90)".
 std::string current_gpu_description();
 
+/// The current device's memory (cudaMemGetInfo) and its ordinal, which tells ranks of one node
+/// that share it apart from the others.
+struct GpuMemory {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  int device = 0;
+};
+GpuMemory current_gpu_memory();
+
 /// Owns `bytes` of memory in `space` (device: cudaMalloc; host: page-locked cudaMallocHost when
 /// `pinned` and CUDA is built, else aligned new). Movable, not copyable.
 class Buffer {

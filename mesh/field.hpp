@@ -41,9 +41,8 @@ class Field {
     GRIDFLOW_REQUIRE(!owned.empty(), "field '" + m_label + "' needs a non-empty owned box");
     GRIDFLOW_REQUIRE(ghost >= 0, "field '" + m_label + "' needs a ghost width >= 0");
     const Box<Dim> g = ghosted();
-    constexpr Index align = static_cast<Index>(row_alignment_bytes / sizeof(T));
-    m_front_pad = (align - ghost % align) % align;  // puts owned lo on an aligned address
-    Index pitch = ((m_front_pad + g.extent(0) + align - 1) / align) * align;
+    m_front_pad = front_pad(ghost);
+    const Index pitch = row_pitch(g, ghost);
     m_stride[0] = 1;
     m_stride[1] = pitch;
     if constexpr (Dim == 3) m_stride[2] = pitch * g.extent(1);
@@ -54,6 +53,15 @@ class Field {
       m_device = Buffer(m_elements * sizeof(T), MemorySpace::device);
       zero_device_bytes(m_device.data(), m_device.bytes());
     }
+  }
+
+  /// The elements a field over `owned` with `ghost` layers allocates (padding included), without
+  /// allocating it: what a run's memory estimate counts.
+  static std::size_t allocated_elements_for(const Box<Dim>& owned, int ghost) {
+    const Box<Dim> g = owned.grow(ghost);
+    std::size_t n = static_cast<std::size_t>(row_pitch(g, ghost));
+    for (int d = 1; d < Dim; ++d) n *= static_cast<std::size_t>(g.extent(d));
+    return n;
   }
 
   const Box<Dim>& owned() const { return m_owned; }
@@ -108,6 +116,14 @@ class Field {
   int m_ghost = 0;
   MemorySpace m_space = MemorySpace::host;
   std::string m_label;
+  static constexpr Index align_elements = static_cast<Index>(row_alignment_bytes / sizeof(T));
+  /// Elements before the ghosted lo corner that put owned lo on an aligned address.
+  static Index front_pad(int ghost) { return (align_elements - ghost % align_elements) % align_elements; }
+  /// Elements from one row to the next: the padded ghosted row, a whole number of alignments.
+  static Index row_pitch(const Box<Dim>& ghosted, int ghost) {
+    return ((front_pad(ghost) + ghosted.extent(0) + align_elements - 1) / align_elements) * align_elements;
+  }
+
   Index m_front_pad = 0;
   Index m_stride[Dim] = {};
   std::size_t m_elements = 0;

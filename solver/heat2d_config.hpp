@@ -4,8 +4,11 @@
 #include <array>
 #include <cstdint>
 
+#include "mesh/box.hpp"
 #include "mesh/grid.hpp"
+#include "mesh/memory_space.hpp"
 #include "solver/coordinate_function.hpp"
+#include "solver/memory_need.hpp"
 #include "solver/run_options.hpp"
 
 namespace gridflow::solver {
@@ -23,5 +26,10 @@ struct HeatConfig {
 
 /// Largest stable dt of the explicit scheme.
 double heat_stable_dt(double a, double dx, double dy);
+
+/// What one rank of a heat run owning `owned`, with fields of `ghost_capacity` ghost layers in
+/// `space`, allocates: u and u_next with their exchange buffers; on the host path the initial
+/// state's set-up field beside them; on the device path that field, later the output's host copy.
+MemoryNeed heat_memory_need(const HeatConfig& config, const mesh::Box<2>& owned, int ghost_capacity, mesh::MemorySpace space);
 
 }  // namespace gridflow::solver

@@ -6,8 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include "mesh/box.hpp"
 #include "mesh/grid.hpp"
+#include "mesh/memory_space.hpp"
 #include "solver/coordinate_function.hpp"
+#include "solver/memory_need.hpp"
 #include "solver/run_options.hpp"
 
 namespace gridflow::solver {
@@ -37,5 +40,14 @@ struct PoissonConfig {
 /// The multigrid levels the grid allows: how often every axis's interval count halves evenly
 /// while staying >= coarse_points. 1 means multigrid cannot coarsen this grid.
 int multigrid_levels(const mesh::Grid<3>& grid, std::int64_t coarse_points);
+
+/// What one of `ranks` ranks of a Poisson run owning `owned`, with the run's fields (u, f) of
+/// `ghost_capacity` ghost layers in `space`, allocates for config.solver: Jacobi's second iterate;
+/// multigrid's finest-level copies, residual (and scratch for its Jacobi smoother) and coarser
+/// levels; CG-multigrid's copies, CG vectors and hierarchy; the spectral solver's transform
+/// buffers, and on several ranks its slabs and redistribution buffers (`host_staging`: a device
+/// run whose transfers go through pinned host memory); set-up temporaries and the output's host copy.
+MemoryNeed poisson_memory_need(const PoissonConfig& config, const mesh::Box<3>& owned, int ranks, int ghost_capacity,
+                               mesh::MemorySpace space, bool host_staging);
 
 }  // namespace gridflow::solver

@@ -346,11 +346,18 @@ class Run:
     def residual_history(self):
         """The solver's convergence history, or None when the run has none (heat runs).
 
-        gridflow stores it in the output file's /Info as ``residual_history_iteration``,
-        ``residual_history_relative_residual`` and ``residual_history_seconds``, and writes the
-        same numbers to ``NAME_residual.csv`` beside the files; the attributes are read when
-        present, else the CSV."""
+        gridflow stores it in the last output file as the datasets ``/residual_history/iteration``,
+        ``relative_residual`` and ``seconds`` (files of earlier versions: /Info attributes
+        ``residual_history_*``), and writes the same numbers to ``NAME_residual.csv`` beside the
+        files; the file's history is read when present, else the CSV."""
         last = self.steps[-1].path
+        group = "residual_history"
+        with self._open(last) as f:
+            if group in f and isinstance(f[group], h5py.Group):
+                columns = {k: np.atleast_1d(np.asarray(v[()])) for k, v in f[group].items()
+                           if isinstance(v, h5py.Dataset)}
+                columns = {k: v if v.dtype.kind in "iu" else v.astype(float) for k, v in columns.items()}
+                return ResidualHistory(columns, f"{last}:/{group}/*")
         info = self.info()
         prefix = "residual_history_"
         if prefix + "relative_residual" in info:

@@ -31,6 +31,7 @@ class PoissonTest(ps.PostTestCase):
         with h5py.File(cls.h5, "r") as f:
             cls.u = f["u"][()]
             cls.info = dict(f["Info"].attrs)
+            cls.history = {k: v[()] for k, v in f["residual_history"].items()}
 
     def test_info(self):
         s = json.loads(self.ok("info", self.run_dir, "--json").out)
@@ -46,19 +47,30 @@ class PoissonTest(ps.PostTestCase):
         self.assertIn("1 output step", text)
         self.assertIn(f"in {iterations} iterations", text)
 
-    def test_residual_history_from_info_and_from_the_csv(self):
+    def test_residual_history_from_the_file_from_old_attributes_and_from_the_csv(self):
+        self.assertFalse([k for k in self.info if k.startswith("residual_history")])  # datasets, not attributes
+        self.assertEqual(self.history["iteration"].dtype, np.int64)
         table = ps.csv_table(self.ok("residual", self.run_dir, "--csv", "-").out)
-        np.testing.assert_array_equal(table["iteration"], self.info["residual_history_iteration"])
-        np.testing.assert_array_equal(table["relative_residual"], self.info["residual_history_relative_residual"])
-        np.testing.assert_array_equal(table["seconds"], self.info["residual_history_seconds"])
+        np.testing.assert_array_equal(table["iteration"], self.history["iteration"])
+        np.testing.assert_array_equal(table["relative_residual"], self.history["relative_residual"])
+        np.testing.assert_array_equal(table["seconds"], self.history["seconds"])
         beside = ps.csv_file(os.path.join(self.run_dir, "poisson3d_residual.csv"))
         np.testing.assert_array_equal(table["relative_residual"], beside["relative_residual"])
         self.assertLess(table["relative_residual"][-1], 1e-8)
-        # A file without the attributes: the CSV beside it.
+        # A file of an earlier version: the history in /Info attributes, read from there.
+        old = self.copy_run(self.run_dir, "old_attributes")
+        with h5py.File(os.path.join(old, os.path.basename(self.h5)), "r+") as f:
+            for k, v in self.history.items():
+                f["Info"].attrs["residual_history_" + k] = v.astype(float)
+            del f["residual_history"]
+        os.remove(os.path.join(old, "poisson3d_residual.csv"))
+        r = self.ok("residual", old, "--csv", "-")
+        self.assertIn("/Info/residual_history_", r.err)
+        np.testing.assert_array_equal(ps.csv_table(r.out)["relative_residual"], table["relative_residual"])
+        # A file without either: the CSV beside it.
         copy = self.copy_run(self.run_dir, "csv_only")
         with h5py.File(os.path.join(copy, os.path.basename(self.h5)), "r+") as f:
-            for k in [k for k in f["Info"].attrs if k.startswith("residual_history_")]:
-                del f["Info"].attrs[k]
+            del f["residual_history"]
         r = self.ok("residual", copy, "--csv", "-")
         self.assertIn("poisson3d_residual.csv", r.err)
         np.testing.assert_array_equal(ps.csv_table(r.out)["relative_residual"],

@@ -203,10 +203,10 @@ def poisson():
             check_xdmf(out, "poisson3d", [int(expected_name[-11:-3])])
             with h5py.File(os.path.join(out, names[0]), "r") as f, \
                     h5py.File(os.path.join(fresh_name(solver, second), expected_name), "r") as g:
-                history = list(f["Info"].attrs["residual_history_iteration"])
-                if history != list(g["Info"].attrs["residual_history_iteration"]):
+                history = list(f["residual_history/iteration"][()])
+                if history != list(g["residual_history/iteration"][()]):
                     fail(f"{solver} {first}->{second}: residual checks at {history}, uninterrupted at "
-                         f"{list(g['Info'].attrs['residual_history_iteration'])}")
+                         f"{list(g['residual_history/iteration'][()])}")
             print(f"{solver} {first} -> {second} ranks: {how}")
 
 

@@ -2,6 +2,7 @@
 // key or path and the reason, and leaves no output file behind.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -205,6 +206,34 @@ TEST_F(CliErrors, PoissonRightHandSideNotFinite) {
   // cg-mg reported a NaN ||b|| as converged, Jacobi ran its million sweeps on NaN
   for (const char* solver : {"jacobi", "cg-mg"})
     expect_error(run(deck(poisson) + " solver=" + solver + " 'poisson.rhs=sqrt(x-0.5)'"), "key 'poisson.rhs'");
+}
+
+// Grids within the size limits but far beyond this machine's memory: refused at set-up, before
+// any allocation (so within seconds), with the ranks it would take; no output folder is made.
+TEST_F(CliErrors, HeatGridLargerThanMemory) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto o = run(deck(good) + " grid.n=[200000,200000] precision=double device=cpu");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  expect_error(o, "per rank (host)");
+  EXPECT_NE(o.output.find("use at least "), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("Kokkos"), std::string::npos) << "no allocation may be attempted:\n" << o.output;
+  EXPECT_FALSE(fs::exists(m_out)) << "no output folder may be made";
+  EXPECT_LT(seconds, 30) << o.output;
+  // Two ranks of one node share its memory: refused alike, on every rank, without a hang.
+  const auto two = run(deck(good) + " grid.n=[200000,200000] precision=double device=cpu", 2);
+  expect_error(two, "to each of the 2 ranks sharing it");
+}
+
+TEST_F(CliErrors, PoissonGridLargerThanMemory) {
+  for (const std::string solver : {"jacobi", "multigrid", "cg-mg", "spectral"}) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto o = run(deck(poisson) + " grid.n=[3000,3000,3000] device=cpu solver=" + solver);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    expect_error(o, "per rank (host)");
+    EXPECT_NE(o.output.find("use at least "), std::string::npos) << solver << ": " << o.output;
+    EXPECT_FALSE(fs::exists(m_out)) << solver << ": no output folder may be made";
+    EXPECT_LT(seconds, 30) << o.output;
+  }
 }
 
 TEST_F(CliErrors, HelpAndVersion) {

@@ -9,7 +9,8 @@ NAME = "residual"
 HELP = "the Poisson solver's convergence history: plot (-o) and/or CSV (--csv)"
 DESCRIPTION = """The relative residual ||b - A u||_2 / ||b||_2 after each iteration (sweeps between checks for
 Jacobi, cycles for multigrid, iterations for CG-multigrid) as gridflow records it: in the output
-file's /Info (residual_history_*) or, for files without it, NAME_residual.csv beside them. Prints
+file's /residual_history datasets (/Info residual_history_* in files of earlier versions) or,
+for files without it, NAME_residual.csv beside them. Prints
 a summary; draws the history on a log scale against the iteration (or --against seconds) with
 the deck's poisson.tolerance (-o), and/or writes it as CSV (--csv)."""
 
@@ -29,7 +30,7 @@ def run(args):
     if history is None:
         problem = r.info().get("problem", "this")
         raise common.PostError(f"{args.run}: no residual history ({problem} run): gridflow records one for "
-                               f"Poisson runs, in /Info residual_history_* and {r.name}_residual.csv")
+                               f"Poisson runs, in /residual_history/* and {r.name}_residual.csv")
     info = r.info()
     tolerance = r.input_value("poisson.tolerance")
     res, it = history.relative_residual, history.iteration
