@@ -24,11 +24,12 @@ struct FusedGeometry {
   int rx0, rx1, ry0, ry1;      ///< points read from `in`: update.grow(K) within active.grow(1)
   int steps;                   ///< K
   int rows;                    ///< output rows per block: block_y * cells_per_thread
+  long long i0, j0;            ///< the update box's low corner, global
 };
 
 template <class T>
 __global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, FusedGeometry g, T cx,
-                                  T cy) {
+                                  T cy, core::NonFiniteWatch watch) {
   extern __shared__ unsigned char shared_bytes[];
   const int K = g.steps;
   const int W = blockDim.x, H = g.rows + 2 * K;
@@ -60,7 +61,13 @@ __global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out,
         const T above = now[(r + 1) * W + c];
         const int y = y0 + r;
         const bool active = column_active && y >= g.ay0 && y <= g.ay1;
-        next[r * W + c] = active ? heat_point(centre, now[r * W + c - 1], now[r * W + c + 1], below, above, cx, cy) : centre;
+        const T value = active ? heat_point(centre, now[r * W + c - 1], now[r * W + c + 1], below, above, cx, cy) : centre;
+        next[r * W + c] = value;
+        // Step s is exact on the update box grown by K - s (the rest of the tile may have read
+        // the zeros outside `in`'s readable points): only a value there is the run's.
+        if (!core::finite_value(value) && active && watch.slot && x >= s - K && x < g.nx + K - s && y >= s - K &&
+            y < g.ny + K - s)
+          core::record_non_finite(watch.slot, watch.key(watch.step + s - 1, g.i0 + x, g.j0 + y));
         below = centre;
         centre = above;
       }
@@ -86,7 +93,7 @@ int relative(std::int64_t global, std::int64_t origin) { return static_cast<int>
 template <class T>
 void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
                             const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
-                            StreamHandle stream) {
+                            StreamHandle stream, const core::NonFiniteWatch& watch) {
   GRIDFLOW_REQUIRE(params.valid() && steps >= 1, "invalid heat CUDA parameters");
   if (params.block_x <= 2 * steps)
     throw Error("heat kernel: " + std::to_string(steps) + " fused steps need blocks wider than " +
@@ -113,20 +120,22 @@ void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const 
   g.ry1 = relative(readable.hi[1], lo[1]);
   g.steps = steps;
   g.rows = params.block_y * params.cells_per_thread;
+  g.i0 = lo[0];
+  g.j0 = lo[1];
   const T* src = in.data + in.offset(lo[0], lo[1]);
   T* dst = out.data + out.offset(lo[0], lo[1]);
   const dim3 block(params.block_x, params.block_y);
   const int columns = params.block_x - 2 * steps;  // output columns per block
   const dim3 grid((g.nx + columns - 1) / columns, (g.ny + g.rows - 1) / g.rows);
-  heat_fused_kernel<T><<<grid, block, shared, stream>>>(src, dst, in.stride[1], g, cx, cy);
+  heat_fused_kernel<T><<<grid, block, shared, stream>>>(src, dst, in.stride[1], g, cx, cy, watch);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 
 template void launch_heat_fused_cuda<float>(const HeatCudaParams&, mesh::FieldView<const float, 2>,
                                             mesh::FieldView<float, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
-                                            float, float, StreamHandle);
+                                            float, float, StreamHandle, const core::NonFiniteWatch&);
 template void launch_heat_fused_cuda<double>(const HeatCudaParams&, mesh::FieldView<const double, 2>,
                                              mesh::FieldView<double, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
-                                             double, double, StreamHandle);
+                                             double, double, StreamHandle, const core::NonFiniteWatch&);
 
 }  // namespace gridflow::kernels::stencil
