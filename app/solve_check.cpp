@@ -38,11 +38,13 @@ void SolveCheck<T>::act(const RunState<T, 3>&, RunControl&) {
   if (history.empty() || std::isfinite(history.back().relative_residual)) return;
   const auto& bad = history.back();
   const double last_finite = history.size() > 1 ? history[history.size() - 2].relative_residual : 0;
-  throw RunError(fmt::format("the {} solver failed: its relative residual is {} at iteration {}{}; no solution is written; {}",
+  throw RunError(fmt::format("the {} solver failed: its relative residual is {} at iteration {}{}; no solution is written; "
+                             "values overflowed {} or became NaN: {}",
                              m_solver_name, bad.relative_residual, bad.iteration,
                              history.size() > 1 ? fmt::format(" (it was {:.6e} at iteration {})", last_finite,
                                                               history[history.size() - 2].iteration)
                                                 : "",
+                             sizeof(T) == 4 ? "float (above 3.4e38; try precision = \"double\" or a scaled problem)" : "double",
                              what_to_try(m_solver_name)));
 }
 

@@ -169,4 +169,26 @@ TYPED_TEST(HeatNonFinite, SolverReportsANaNInitialValueAtStepZero) {
   expect_at(solver.non_finite(), 0, 20, 1);  // the boundary row j = 0 takes the boundary value 0
 }
 
+TYPED_TEST(HeatNonFinite, AnUnstableRunOverflowsAtTheSameStepAndPointWithAnyGhostWidth) {
+  using T = TypeParam;
+  auto config = gridflow::testing::heat_config(
+      "[grid]\nn = [61, 43]\n[heat]\na = 0.8\nsteps = 700\ninitial = 'sin(3*x) * cos(2*y) + x*y'\n"
+      "[heat.boundary]\nleft = 'y'\nright = 'cos(y)'\nbottom = 'x^2'\ntop = '1 - x'\n",
+      {sizeof(T) == 4 ? "precision=float" : "precision=double"});
+  config.dt = 3 * config.dt_stable;  // the checkerboard mode grows 5x a step until it overflows
+  std::uint64_t first[2];
+  for (int width : {1, 3}) {
+    const mesh::Decomposition<2> d(config.grid, MPI_COMM_SELF, {1, 1}, width);
+    solver::HeatSolver<T> solver(config, d, mesh::MemorySpace::host, nullptr, halo::Transport::mpi, {}, width);
+    solver.advance(config.steps);
+    first[width / 2] = solver.non_finite().read(nullptr);
+  }
+  ASSERT_NE(first[0], no_non_finite);
+  EXPECT_EQ(first[0], first[1]);
+  const NonFiniteFlag keys(config.grid, mesh::MemorySpace::host);
+  const auto at = keys.decode(first[0]);
+  EXPECT_GT(at.step, 20) << "finite values overflow after many steps, not at once";
+  EXPECT_LT(at.step, 700);
+}
+
 }  // namespace
