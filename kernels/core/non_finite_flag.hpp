@@ -4,7 +4,6 @@
 // the minimum over all writers, ranks included, is the earliest step and, within it, the lowest
 // point index: key = step * points + index, index = i + (n0+1) (j + (n1+1) k). A fused launch
 // that takes several steps records each step it computes under that step's number.
-#include <cfloat>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -35,11 +34,14 @@ struct NonFiniteWatch {
   }
 };
 
-/// False for NaN and +-infinity: one compare, which vectorises (std::isfinite may not).
+/// False for NaN and +-infinity: v - v is 0 for a finite v and NaN otherwise, and NaN is the one
+/// value unequal to itself. A subtraction and a compare, which GCC vectorises inside a row loop as an
+/// integer OR (std::isfinite and a compare of |v| with the largest value stopped it). Needs IEEE
+/// semantics: no -ffast-math / -ffinite-math-only, which the project never uses.
 template <class T>
 GRIDFLOW_HOST_DEVICE inline bool finite_value(T v) {
-  constexpr T largest = sizeof(T) == sizeof(float) ? T(FLT_MAX) : T(DBL_MAX);  // usable in device code
-  return (v < T(0) ? -v : v) <= largest;
+  const T zero = v - v;
+  return zero == zero;
 }
 
 /// slot = min(slot, key), atomically: from any CUDA thread, or any host thread.

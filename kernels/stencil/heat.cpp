@@ -31,13 +31,13 @@ void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const m
     const T* south = &u(i0, j - 1);
     const T* north = &u(i0, j + 1);
     T* dst = &v(i0, j);
-    bool finite = true;  // one compare per value, an OR reduction that vectorises with the row
+    int non_finite = 0;  // one compare per value, an integer OR that vectorises with the row
     for (std::int64_t k = 0; k <= i1 - i0; ++k) {
       const T value = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], cx, cy);
       dst[k] = value;
-      finite &= core::finite_value(value);
+      non_finite |= !core::finite_value(value);
     }
-    if (finite || !watch.slot) return;
+    if (!non_finite || !watch.slot) return;
     for (std::int64_t k = 0; k <= i1 - i0; ++k)  // the rare row that has one: find the first
       if (!core::finite_value(dst[k])) return core::record_non_finite(watch.slot, watch.key(watch.step, i0 + k, j));
   });
