@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -52,7 +53,8 @@ template <class T>
 std::size_t bits_differing(const mesh::Field<T, 2>& a, const mesh::Field<T, 2>& b, const mesh::Box<2>& box) {
   std::size_t differ = 0;
   for (auto j = box.lo[1]; j <= box.hi[1]; ++j)
-    for (auto i = box.lo[0]; i <= box.hi[0]; ++i) differ += std::memcmp(&a(i, j), &b(i, j), sizeof(T)) != 0;
+    for (auto i = box.lo[0]; i <= box.hi[0]; ++i)  // a NaN's sign and payload differ between host and device
+      differ += !(std::isnan(a(i, j)) && std::isnan(b(i, j))) && std::memcmp(&a(i, j), &b(i, j), sizeof(T)) != 0;
   return differ;
 }
 
@@ -74,8 +76,9 @@ TYPED_TEST(HeatNonFiniteGpu, KernelsFlagThePointsTheHostOracleFlags) {
   mesh::Field<T, 2> d_in(owned, ghost, mesh::MemorySpace::device), d_out(owned, ghost, mesh::MemorySpace::device);
   const kernels::stencil::HeatCoefficients<T> c{T(0.2), T(0.15)};
   mesh::Stream stream;
-  // The NaN inside the owned box, and in a ghost row `ghost - 1` below it (reached by fused steps only).
-  for (const auto& nan_at : {std::array<mesh::Index, 2>{150, 100}, std::array<mesh::Index, 2>{201, 21 - ghost + 1}}) {
+  // The NaN inside the owned box, and in a ghost row 3 below it: launches of 3 or more steps compute
+  // its neighbour (the rim of their first step), shorter ones never read it and must flag nothing.
+  for (const auto& nan_at : {std::array<mesh::Index, 2>{150, 100}, std::array<mesh::Index, 2>{201, 21 - 3}}) {
     fill_smooth(in);
     in(nan_at[0], nan_at[1]) = std::numeric_limits<T>::quiet_NaN();
     d_in.copy_from(in);
@@ -92,7 +95,8 @@ TYPED_TEST(HeatNonFiniteGpu, KernelsFlagThePointsTheHostOracleFlags) {
         got.copy_from(d_out);
         EXPECT_EQ(where(host, have), where(host, want)) << steps << " steps, " << p << ", NaN at (" << nan_at[0] << ", "
                                                         << nan_at[1] << ")";
-        EXPECT_NE(want, no_non_finite) << steps << " steps";
+        if (nan_at[1] >= owned.lo[1] || steps >= 3) EXPECT_NE(want, no_non_finite) << steps << " steps";
+        else EXPECT_EQ(have, no_non_finite) << steps << " steps: the NaN reaches no point they compute";
         EXPECT_EQ(bits_differing(expect, got, owned), 0u) << steps << " steps, " << p;
       }
     }

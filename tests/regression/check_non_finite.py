@@ -5,7 +5,8 @@ it ends: a non-zero exit without MPI_Abort, one message from rank 0 naming the f
 the output series holds exactly the steps before k that output.every asks for, every file finite,
 no temporary file left, and the XDMF index lists exactly those files.
 
-Usage: check_non_finite.py DIR NAME EVERY T FACE -- gridflow ARGS...
+Usage: check_non_finite.py DIR NAME EVERY T FACE [--gpu] -- gridflow ARGS...
+(--gpu: exit 77, a skip, when the run finds no GPU, unless GRIDFLOW_TEST_REQUIRE_GPU=1)
 """
 import glob
 import math
@@ -26,13 +27,17 @@ def main():
     if "--" not in args:
         fail(__doc__)
     split = args.index("--")
-    out_dir, name, every, bad_from, face = args[:split]
+    out_dir, name, every, bad_from, face = args[:5]
+    on_gpu = "--gpu" in args[5:split]
     every, bad_from = int(every), float(bad_from)
     run = subprocess.run(args[split + 1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     text = run.stdout
     print(text)
     if run.returncode == 0:
         fail("the run exited with status 0")
+    if on_gpu and "error: key 'device'" in text and os.environ.get("GRIDFLOW_TEST_REQUIRE_GPU") != "1":
+        print("SKIP: no GPU for device=gpu")
+        sys.exit(77)
     if "MPI_ABORT was invoked" in text:
         fail("the run ended in MPI_Abort")
     if re.search(r"^done:", text, re.M):
