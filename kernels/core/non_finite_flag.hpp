@@ -5,9 +5,11 @@
 // point index: key = step * points + index, index = i + (n0+1) (j + (n1+1) k). A fused launch
 // that takes several steps records each step it computes under that step's number.
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "mesh/box.hpp"
 #include "mesh/device.hpp"
@@ -42,6 +44,18 @@ template <class T>
 GRIDFLOW_HOST_DEVICE inline bool finite_value(T v) {
   const T zero = v - v;
   return zero == zero;
+}
+
+/// The bits of v - v: none for a finite v (v - v is +0 when rounding to nearest), some for NaN
+/// and +-infinity. OR-ed over a row they cost a subtraction and an OR a value, two vector
+/// instructions, which a row loop keeps vectorised (a compare cost a third and ~18% on the CPU).
+template <class T>
+GRIDFLOW_HOST_DEVICE inline auto non_finite_bits(T v) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const T zero = v - v;
+  Bits bits;
+  std::memcpy(&bits, &zero, sizeof bits);
+  return bits;
 }
 
 /// slot = min(slot, key), atomically: from any CUDA thread, or any host thread.

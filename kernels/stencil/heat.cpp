@@ -31,11 +31,11 @@ void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const m
     const T* south = &u(i0, j - 1);
     const T* north = &u(i0, j + 1);
     T* dst = &v(i0, j);
-    int non_finite = 0;  // one compare per value, an integer OR that vectorises with the row
+    decltype(core::non_finite_bits(cx)) non_finite = 0;  // a subtraction and an OR a value, vectorised with the row
     for (std::int64_t k = 0; k <= i1 - i0; ++k) {
       const T value = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], cx, cy);
       dst[k] = value;
-      non_finite |= !core::finite_value(value);
+      non_finite |= core::non_finite_bits(value);
     }
     if (!non_finite || !watch.slot) return;
     for (std::int64_t k = 0; k <= i1 - i0; ++k)  // the rare row that has one: find the first
