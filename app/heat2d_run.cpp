@@ -101,6 +101,10 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
     }
   }
   const std::int64_t first_step = restart ? restart->step : 0;
+  const std::string non_finite_hint = fmt::format(
+      "with dt = {:.6e} inside the stability bound this points at the initial or boundary expressions; the output "
+      "files written before hold finite values",
+      config.dt);
 
   const std::int64_t steps = config.steps;
   const std::int64_t every = config.run.output_every;
@@ -130,6 +134,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
     step0.emplace(decomposition.owned(), ghost_width.plan.capacity(), mesh::MemorySpace::host, "u_host");
     step0->copy_from(started->solution());
   } else if (every > 0 && !restart) {
+    throw_if_non_finite(started->non_finite(), stream, comm, grid, config.dt, "u", non_finite_hint);
     loop.fields().point_to({{"u", &started->solution()}}, stream);  // its host buffer then serves the loop's steps too
     output.write(0, 0.0, config.dt, loop.fields());
   }
@@ -169,14 +174,15 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
   }
   output.add_run_attributes(to_io_attributes(tuned.attributes()));
   if (step0) {
+    throw_if_non_finite(solver.non_finite(), solver.stream(), comm, grid, config.dt, "u", non_finite_hint);
     FieldAccess<T, 2> held(decomposition);
     held.point_to({{"u", &*step0}}, nullptr);
     output.write(0, 0.0, config.dt, held);
   }
 
-  // The NaN check rides on the progress lines' reduction: no cost at other steps.
-  FiniteCheck<T, 2> finite(
-      report_every, fmt::format("with dt = {:.6e} inside the stability bound this points at the initial or boundary expressions", config.dt));
+  // The kernels flag the first non-finite value as they write; the check reads the flag at every
+  // boundary, before the output and checkpoints of that step (it is added first).
+  FiniteCheck<T, 2> finite(report_every, solver.non_finite(), solver.stream(), "u", non_finite_hint);
   StepProgress<T, 2> progress(report_every, "u", root);
   const auto budget = find_time_budget(checkpoint.wall_limit, MPI_Wtime() - wall_start, comm);
   CheckpointObserver<T, 2> checkpointer(

@@ -1,7 +1,9 @@
 // gridflow DECK.toml [key=value ...]: runs the problem the deck describes on every rank of
 // MPI_COMM_WORLD. gridflow tune DECK.toml [key=value ...]: tunes its kernels and stores the
 // choice in the tuning cache, without running it. Bad input exits with status 2 and one message from rank 0; a failure inside a
-// run (CUDA, MPI, HDF5) prints "[rank r] ..." and aborts every rank, so none is left hanging.
+// run (CUDA, MPI, HDF5) prints "[rank r] ..." and aborts every rank, so none is left hanging; a
+// failure every rank meets alike (a solution no longer finite, a solve that did not converge)
+// exits with status 1 and one message from rank 0.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -109,6 +111,9 @@ int main(int argc, char** argv) {
   } catch (const gridflow::InputError& e) {
     if (rank == 0) std::fprintf(stderr, "gridflow: error: %s\n", e.what());
     status = 2;
+  } catch (const gridflow::RunError& e) {
+    if (rank == 0) std::fprintf(stderr, "gridflow: error: %s\n", e.what());
+    status = 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "[rank %d] gridflow: %s\n", rank, e.what());
     std::fflush(stderr);

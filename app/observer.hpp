@@ -50,6 +50,9 @@ class Observer {
     (void)state;
     return never;
   }
+  /// Whether to act at every step boundary the loop makes (whoever asked for it), in the order
+  /// added: for a cheap check that must come before anything of that step is written.
+  virtual bool acts_at_every_boundary() const { return false; }
   /// Whether to act at the run's last step (it finished, or a stop was agreed), if not acted there already.
   virtual bool acts_at_end() const { return false; }
   /// Rank-local and cheap, asked at every boundary but the last: whether something outside the

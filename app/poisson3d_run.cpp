@@ -30,6 +30,7 @@
 #include "app/run_loop.hpp"
 #include "app/run_setup.hpp"
 #include "app/run_summary.hpp"
+#include "app/solve_check.hpp"
 #include "app/solve_outcome_line.hpp"
 #include "app/time_budget.hpp"
 
@@ -158,10 +159,12 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
   const auto insitu_filters = attach_filters<T, 3>(output, d, filters, stream);
   SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
   ResidualCsv<T> csv(stepping, config.run.output_dir, config.run.output_name, root);
+  SolveCheck<T> solve_check(stepping, solver->name(), config);
   RunLoop<T, 3> loop(d);
   if (error) loop.add(*error);  // before the outcome line and the output, which carry it
   loop.add(progress);
   loop.add(outcome_line);
+  loop.add(solve_check);  // a residual that is no longer finite ends the run before anything is written
   if (config.run.output_enabled) {
     loop.add(output);
     loop.add(csv);
@@ -206,9 +209,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     write_summary_json(s, summary_path);
   }
   if (outcome.stop) return outcome.exit_status();
-  if (!report.converged)
-    throw Error("the " + solver->name() + " solver did not reach the tolerance in poisson.max_iterations = " +
-                std::to_string(config.max_iterations));
+  if (!report.converged) throw RunError(not_converged_message(solver->name(), report.history, config));
   return 0;
 }
 

@@ -83,7 +83,8 @@ RunOutcome RunLoop<T, Dim>::run(Steppable<T, Dim>& stepping) {
     if (ending) conclude();
     const RunState<T, Dim> here = state_of(stepping, ending, outcome);
     for (std::size_t i = 0; i < count; ++i)
-      if (wanted[i] == here.step || (ending && m_observers[i]->acts_at_end())) act(i, here, control, acted_at);
+      if (wanted[i] == here.step || m_observers[i]->acts_at_every_boundary() || (ending && m_observers[i]->acts_at_end()))
+        act(i, here, control, acted_at);
     if (ending) break;
 
     outcome.stop = agree(here, control, acted_at);

@@ -6,7 +6,8 @@
 //
 // At each step boundary, in this order:
 //   1. the observers due here act, in the order they were added: those whose next_step() is this
-//      step and, when the steppable has finished, those that act at the end;
+//      step, those that act at every boundary and, when the steppable has finished, those that
+//      act at the end;
 //   2. the ranks agree (one small MPI_Allreduce) on stop requests made so far and on raised
 //      flags; flagged observers that have not acted at this step act, in order, and when any did
 //      the ranks agree once more on stop requests;

@@ -12,6 +12,14 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A run that failed the same way on every rank (a solution no longer finite, a solve that did not
+/// converge): every rank throws it alike, so main() reports it once from rank 0 and exits with
+/// status 1 without MPI_Abort.
+class RunError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Bad user input (deck, command line): what() names the key and the reason. Every rank raises
 /// the same one, so it is reported once by rank 0 and needs no MPI_Abort.
 class InputError : public std::runtime_error {

@@ -100,7 +100,14 @@ bool ConjugateGradient<T>::iterate() {
   m_halo.exchange(m_p, 1);
   mg::apply_laplacian(m_p, m_q, m_interior, m_k, m_stream);
   const double pq = global_sums<1>({mg::dot(m_p, m_q, m_interior, m_stream)}, comm)[0];
-  if (pq == 0 || !std::isfinite(pq)) {  // p = 0: nothing left to gain
+  if (!std::isfinite(pq)) {  // p or A p is no longer finite: this iteration's residual is not either
+    ++m_result.iterations;
+    m_rr = pq;
+    if (m_on_iteration) m_on_iteration(m_result.iterations, relative(m_rr));
+    m_finished = true;
+    return false;
+  }
+  if (pq == 0) {  // p = 0: nothing left to gain
     m_finished = true;
     return false;
   }
@@ -111,7 +118,8 @@ bool ConjugateGradient<T>::iterate() {
   m_rr = global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, comm)[0];
   m_residual_is_true = false;
   if (m_on_iteration) m_on_iteration(m_result.iterations, relative(m_rr));
-  m_finished = m_result.iterations >= m_options.max_iterations;
+  m_finished = m_result.iterations >= m_options.max_iterations || !std::isfinite(m_rr);
+  if (!std::isfinite(m_rr)) return false;
   if (relative(m_rr) <= m_options.tolerance) {
     // The recursive residual drifts from f - A u (most in float): confirm, and restart from
     // the true residual where the two disagree.

@@ -39,7 +39,8 @@ const std::vector<typename DirichletBoundary<T, Dim>::Piece>& DirichletBoundary<
 }
 
 template <class T, int Dim>
-void DirichletBoundary<T, Dim>::evaluate(const std::vector<Piece>& pieces, double t, T* out) const {
+void DirichletBoundary<T, Dim>::evaluate(const std::vector<Piece>& pieces, double t, T* out,
+                                         kernels::core::NonFiniteFlag* flag, std::int64_t step) const {
   for (const auto& p : pieces) {
     const auto& b = p.box;
     const auto n = static_cast<std::size_t>(b.size());
@@ -58,12 +59,26 @@ void DirichletBoundary<T, Dim>::evaluate(const std::vector<Piece>& pieces, doubl
     for (int v = 0; v <= Dim; ++v) vars.push_back(columns.data() + v * n);
     double* result = columns.data() + (Dim + 1) * n;
     m_faces[p.face]->eval_bulk(static_cast<int>(n), vars, result);
-    for (std::size_t q = 0; q < n; ++q) *out++ = static_cast<T>(result[q]);
+    bool finite = true;
+    for (std::size_t q = 0; q < n; ++q) {
+      out[q] = static_cast<T>(result[q]);
+      finite &= kernels::core::finite_value(out[q]);
+    }
+    if (!finite && flag)
+      for (std::size_t q = 0; q < n; ++q)
+        if (!kernels::core::finite_value(out[q])) {  // the first in x-fastest order, as the keys order points
+          const auto row = static_cast<mesh::Index>(b.extent(0)), plane = row * b.extent(1);
+          const auto at = static_cast<mesh::Index>(q);
+          flag->record_host(step, b.lo[0] + at % row, b.lo[1] + at % plane / row, Dim == 3 ? b.lo[Dim - 1] + at / plane : 0);
+          break;
+        }
+    out += n;
   }
 }
 
 template <class T, int Dim>
-void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t) {
+void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t,
+                                      kernels::core::NonFiniteFlag* flag, std::int64_t step) {
   const auto& pieces = pieces_in(region);
   std::size_t count = 0;
   for (const auto& p : pieces) count += static_cast<std::size_t>(p.box.size());
@@ -71,7 +86,7 @@ void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Bo
 
   if (m_space == mesh::MemorySpace::host) {
     m_host_values.resize(count);
-    evaluate(pieces, t, m_host_values.data());
+    evaluate(pieces, t, m_host_values.data(), flag, step);
     const T* at = m_host_values.data();
     for (const auto& p : pieces) {
       kernels::pack::unpack(at, p.box, field, m_stream);
@@ -89,7 +104,7 @@ void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Bo
     s.device = mesh::Buffer(count * sizeof(T), mesh::MemorySpace::device);
   }
   T* host = static_cast<T*>(s.host.data());
-  evaluate(pieces, t, host);
+  evaluate(pieces, t, host, flag, step);
   mesh::copy_bytes_async(s.device.data(), mesh::MemorySpace::device, host, mesh::MemorySpace::host, count * sizeof(T), m_stream);
   s.copied->record(m_stream);
   const T* at = static_cast<const T*>(s.device.data());

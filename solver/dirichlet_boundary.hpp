@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/core/non_finite_flag.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
 #include "mesh/grid.hpp"
@@ -31,7 +32,10 @@ class DirichletBoundary {
 
   /// Sets every boundary point inside `region` (which must lie in the field's ghosted box) to
   /// its value at time t. Host fields: blocks. Device fields: asynchronous on the stream.
-  void apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t);
+  /// A value that is not finite (the expression's, or its conversion to T) is recorded in `flag`,
+  /// when given, as one of step `step`; the values are written as they are.
+  void apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t,
+             kernels::core::NonFiniteFlag* flag = nullptr, std::int64_t step = 0);
 
   /// The boundary points of face (axis, side) that this face's expression owns.
   mesh::Box<Dim> face_points(int axis, int side) const;
@@ -47,7 +51,7 @@ class DirichletBoundary {
     std::optional<mesh::Event> copied;  // made on first use: a CPU-only build has no events
   };
   const std::vector<Piece>& pieces_in(const mesh::Box<Dim>& region);
-  void evaluate(const std::vector<Piece>& pieces, double t, T* out) const;
+  void evaluate(const std::vector<Piece>& pieces, double t, T* out, kernels::core::NonFiniteFlag* flag, std::int64_t step) const;
 
   mesh::Grid<Dim> m_grid;
   std::array<SharedFunction, 2 * Dim> m_faces;

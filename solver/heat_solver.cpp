@@ -15,8 +15,8 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
                           StreamHandle stream, halo::Transport transport, const kernels::stencil::HeatCudaParams& cuda,
                           int ghost_capacity)
     : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream),
-      m_interior(space, stream), m_edge(space, stream), m_boundary_timer(space, stream),
-      m_exchange(mesh::MemorySpace::host, nullptr) {
+      m_non_finite(decomposition.grid(), space), m_interior(space, stream), m_edge(space, stream),
+      m_boundary_timer(space, stream), m_exchange(mesh::MemorySpace::host, nullptr) {
   const auto& grid = decomposition.grid();
   const double dx = grid.spacing(0), dy = grid.spacing(1);
   m_coefficients = {static_cast<T>(config.a * config.dt / (dx * dx)), static_cast<T>(config.a * config.dt / (dy * dy))};
@@ -41,10 +41,15 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
   mesh::Field<T, 2> start(decomposition.owned(), g, mesh::MemorySpace::host, "u0");
   const auto visible = start.ghosted().intersect(grid.points());
-  evaluate_on_box(*config.initial, grid, visible, [&](const auto& p, double v) { start(p[0], p[1]) = static_cast<T>(v); });
+  const auto updated = updated_points();  // the boundary points take the boundary expressions' values
+  evaluate_on_box(*config.initial, grid, visible, [&](const auto& p, double v) {
+    const T value = static_cast<T>(v);
+    start(p[0], p[1]) = value;
+    if (!kernels::core::finite_value(value) && updated.contains(mesh::Box<2>{p, p})) m_non_finite.record_host(0, p[0], p[1]);
+  });
   m_u->copy_from(start);
   m_v->copy_from(start);
-  m_boundary->apply(*m_u, visible, 0.0);
+  m_boundary->apply(*m_u, visible, 0.0, &m_non_finite, 0);
   m_boundary->apply(*m_v, visible, 0.0);
 }
 
@@ -67,7 +72,7 @@ void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
 template <class T>
 void HeatSolver<T>::stencil(const mesh::Box<2>& box, int steps, StreamHandle stream) {
   kernels::stencil::heat_steps(*m_u, *m_v, box, m_decomposition.grid().interior(), steps, m_coefficients,
-                               m_tunables.cuda, stream);
+                               m_tunables.cuda, stream, m_non_finite.watch(m_step + 1));
 }
 
 template <class T>
@@ -117,7 +122,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
   if (m_boundary->time_dependent()) {  // steps == 1 here: set_tunables fuses none with moving boundaries
     PhaseScope t(m_boundary_timer);
     m_boundary->apply(*m_v, owned.grow(reach).intersect(m_decomposition.grid().points()),
-                      static_cast<double>(m_step + 1) * m_config.dt);
+                      static_cast<double>(m_step + 1) * m_config.dt, &m_non_finite, m_step + 1);
   }
   std::swap(m_u, m_v);
   m_step += steps;
@@ -157,6 +162,7 @@ void HeatSolver<T>::continue_from(const HeatSolver& other) {
                 " ghost layers on one with " + std::to_string(ghost_capacity()));
   m_u->copy_from(*other.m_u);
   m_v->copy_from(*other.m_v);
+  m_non_finite.assign(other.m_non_finite.read(other.m_stream));
   m_step = other.m_step;
 }
 
@@ -164,6 +170,7 @@ template <class T>
 void HeatSolver<T>::restore(std::int64_t step, const mesh::Field<T, 2>& u) {
   m_u->copy_from(u);
   m_v->copy_from(u);  // its boundary points too, which time-independent boundary values never rewrite
+  m_non_finite.assign(kernels::core::no_non_finite);
   m_step = step;
 }
 

@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "halo/halo_exchange_set.hpp"
+#include "kernels/core/non_finite_flag.hpp"
 #include "kernels/stencil/heat.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
@@ -60,13 +61,13 @@ class HeatSolver {
 
   /// Continues the run where `other` stands: its step, and both of its buffers, ghosts included,
   /// copied from whichever memory space they are in, so the next advance() computes the same bits
-  /// `other`'s would. `other` must be a solver of the same run (configuration, decomposition and
+  /// `other`'s would, and its non-finite flag. `other` must be a solver of the same run (configuration, decomposition and
   /// ghost capacity); throws Error for another ghost capacity. Blocks until the copy is done.
   void continue_from(const HeatSolver& other);
 
   /// Continues a run from a checkpoint: `u` (host memory, the layout of solution()) becomes the
   /// solution after `step` steps, in both buffers, so the next advance() computes the bits an
-  /// uninterrupted run's would. Blocks until the copy is done.
+  /// uninterrupted run's would; the non-finite flag starts afresh. Blocks until the copy is done.
   void restore(std::int64_t step, const mesh::Field<T, 2>& u);
 
   /// Applies to the steps that follow. Collective over the decomposition's communicator the first
@@ -89,6 +90,10 @@ class HeatSolver {
   /// The points this rank updates each step (owned, boundary excluded).
   mesh::Box<2> updated_points() const { return m_decomposition.owned().intersect(m_decomposition.grid().interior()); }
   HeatTimes times();
+  /// Where the first value that is not finite appeared (step and global point; the initial and
+  /// boundary values included, step 0 for the initial ones): raised by the stencil kernels and the
+  /// boundary evaluation as they write, read by whoever checks (reading waits for the stream).
+  const kernels::core::NonFiniteFlag& non_finite() const { return m_non_finite; }
   /// Ghost exchanges made so far, by width (none on one rank).
   const halo::ExchangeTally& exchanges_by_width() const { return m_halos->exchanges_by_width(); }
 
@@ -104,6 +109,7 @@ class HeatSolver {
   HeatTunables m_tunables;
   kernels::stencil::HeatCoefficients<T> m_coefficients;
   std::unique_ptr<mesh::Field<T, 2>> m_u, m_v;
+  kernels::core::NonFiniteFlag m_non_finite;
   std::unique_ptr<DirichletBoundary<T, 2>> m_boundary;
   std::optional<mesh::Stream> m_halo_stream;          // device fields on several ranks only
   std::optional<halo::HaloExchangeSet<T, 2>> m_halos;  // on m_halo_stream when there is one

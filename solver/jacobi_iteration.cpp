@@ -1,5 +1,7 @@
 #include "solver/jacobi_iteration.hpp"
 
+#include <cmath>
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -51,7 +53,7 @@ std::int64_t JacobiIteration<T>::advance(std::int64_t count) {
   const auto owned_interior = d.owned().intersect(grid.interior());
   const std::int64_t max = c.config.max_iterations, every = c.config.check_every;
   const std::int64_t first = m_done, end = m_done + std::min(count, std::max<std::int64_t>(0, max - m_done));
-  while (m_done < end && !m_report.converged) {
+  while (m_done < end && !finished()) {
     // A cycle ends on the next check, so the checking sweep is a reach-0 sweep.
     const std::int64_t next_check = (m_done / every + 1) * every;
     const std::int64_t cycle = std::min<std::int64_t>({m_tunables.ghost_width, end - m_done, next_check - m_done});
@@ -69,6 +71,7 @@ std::int64_t JacobiIteration<T>::advance(std::int64_t count) {
         if (m_progress) m_progress(record);
         m_report.relative_residual = r;
         if (r <= c.config.tolerance) m_report.converged = true;
+        if (!std::isfinite(r)) break;  // stop at this sweep: the solve has failed
       } else {
         kernels::stencil::jacobi_sweep(*m_u, *m_v, m_f, update, m_k, m_tunables.cuda, c.stream);
       }

@@ -10,6 +10,7 @@
 // between sweeps (on-line tuning) has the iterates, the residual history and the iteration count
 // of one that never does; only the residual's summation order may change with the CUDA launch
 // shape (see JacobiTunables).
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -52,7 +53,10 @@ class JacobiIteration final : public PoissonSolve<T> {
   /// max_iterations reached); returns the sweeps taken. Collective. Host fields: blocks. Device
   /// fields: queued on the stream, except that each check waits for its residual.
   std::int64_t advance(std::int64_t count) override;
-  bool finished() const override { return m_report.converged || m_done >= m_context.config.max_iterations; }
+  /// Also when a residual check found a residual that is not finite (NaN or infinite): no sweep mends it.
+  bool finished() const override {
+    return m_report.converged || m_done >= m_context.config.max_iterations || !std::isfinite(m_report.relative_residual);
+  }
   /// Sweeps taken so far (a step of the solve is a sweep).
   std::int64_t step() const override { return m_done; }
   std::int64_t check_every() const override { return m_context.config.check_every; }

@@ -18,7 +18,8 @@ void check_fields(const mesh::Field<T, 2>& in, const mesh::Field<T, 2>& out, con
 }  // namespace
 
 template <class T>
-void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c) {
+void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c,
+                    const core::NonFiniteWatch& watch) {
   check_fields(in, out, update);
   if (update.empty()) return;
   const auto u = in.view();
@@ -30,19 +31,26 @@ void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const m
     const T* south = &u(i0, j - 1);
     const T* north = &u(i0, j + 1);
     T* dst = &v(i0, j);
-    for (std::int64_t k = 0; k <= i1 - i0; ++k)
-      dst[k] = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], cx, cy);
+    decltype(core::non_finite_bits(cx)) non_finite = 0;  // a subtraction and an OR a value, vectorised with the row
+    for (std::int64_t k = 0; k <= i1 - i0; ++k) {
+      const T value = heat_point(row[k], row[k - 1], row[k + 1], south[k], north[k], cx, cy);
+      dst[k] = value;
+      non_finite |= core::non_finite_bits(value);
+    }
+    if (!non_finite || !watch.slot) return;
+    for (std::int64_t k = 0; k <= i1 - i0; ++k)  // the rare row that has one: find the first
+      if (!core::finite_value(dst[k])) return core::record_non_finite(watch.slot, watch.key(watch.step, i0 + k, j));
   });
 }
 
 template <class T>
 void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c,
-               const HeatCudaParams& params, StreamHandle stream) {
+               const HeatCudaParams& params, StreamHandle stream, const core::NonFiniteWatch& watch) {
   core::run_on_space(
-      "stencil::heat", in.space(), stream, [&] { heat_step_host(in, out, update, c); },
+      "stencil::heat", in.space(), stream, [&] { heat_step_host(in, out, update, c, watch); },
       [&](auto) {
         check_fields(in, out, update);
-        launch_heat_cuda<T>(params, in.view(), out.view(), update, c.cx, c.cy, stream);
+        launch_heat_cuda<T>(params, in.view(), out.view(), update, c.cx, c.cy, stream, watch);
       });
 }
 
@@ -50,13 +58,15 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
 // scratch copies of `in`'s layout.
 template <class T>
 void heat_steps_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
-                     const mesh::Box<2>& active, int steps, HeatCoefficients<T> c) {
+                     const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const core::NonFiniteWatch& watch) {
   mesh::Field<T, 2> now(in.owned(), in.ghost_width(), mesh::MemorySpace::host, "heat_steps_now");
   mesh::Field<T, 2> next(in.owned(), in.ghost_width(), mesh::MemorySpace::host, "heat_steps_next");
   now.copy_from(in);
   next.copy_from(in);
   for (int q = 0; q < steps; ++q) {
-    heat_step_host(now, next, update.grow(steps - 1 - q).intersect(active), c);
+    core::NonFiniteWatch at_step = watch;
+    at_step.step = watch.step + q;
+    heat_step_host(now, next, update.grow(steps - 1 - q).intersect(active), c, at_step);
     std::swap(now, next);
   }
   for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
@@ -66,28 +76,30 @@ void heat_steps_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const 
 template <class T>
 void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
                 const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params,
-                StreamHandle stream) {
+                StreamHandle stream, const core::NonFiniteWatch& watch) {
   GRIDFLOW_REQUIRE(steps >= 1, "heat steps: at least one step");
   GRIDFLOW_REQUIRE(active.contains(update), "heat steps: the update box must lie in the active box");
-  if (steps == 1) return heat_step(in, out, update, c, params, stream);
+  if (steps == 1) return heat_step(in, out, update, c, params, stream, watch);
   GRIDFLOW_REQUIRE(in.same_layout(out) && in.space() == out.space(), "heat steps need two fields of one layout and space");
   if (update.empty()) return;
   GRIDFLOW_REQUIRE(in.ghosted().contains(update.grow(steps).intersect(active.grow(1))),
                    "heat steps read points outside the ghosted box");
   core::run_on_space(
-      "stencil::heat", in.space(), stream, [&] { heat_steps_host(in, out, update, active, steps, c); },
-      [&](auto) { launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, stream); });
+      "stencil::heat", in.space(), stream, [&] { heat_steps_host(in, out, update, active, steps, c, watch); },
+      [&](auto) { launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, stream, watch); });
 }
 
-template void heat_step_host<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>);
-template void heat_step_host<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&, HeatCoefficients<double>);
+template void heat_step_host<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>,
+                                    const core::NonFiniteWatch&);
+template void heat_step_host<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&, HeatCoefficients<double>,
+                                     const core::NonFiniteWatch&);
 template void heat_step<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>,
-                               const HeatCudaParams&, StreamHandle);
+                               const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
 template void heat_step<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&, HeatCoefficients<double>,
-                                const HeatCudaParams&, StreamHandle);
+                                const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
 template void heat_steps<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&,
-                                const mesh::Box<2>&, int, HeatCoefficients<float>, const HeatCudaParams&, StreamHandle);
+                                const mesh::Box<2>&, int, HeatCoefficients<float>, const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
 template void heat_steps<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&,
-                                 const mesh::Box<2>&, int, HeatCoefficients<double>, const HeatCudaParams&, StreamHandle);
+                                 const mesh::Box<2>&, int, HeatCoefficients<double>, const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
 
 }  // namespace gridflow::kernels::stencil

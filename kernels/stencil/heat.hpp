@@ -1,5 +1,6 @@
 #pragma once
 // The 2D heat stencil family: one interface, the host oracle and the CUDA variant behind it.
+#include "kernels/core/non_finite_flag.hpp"
 #include "kernels/stencil/heat_params.hpp"
 #include "mesh/box.hpp"
 #include "mesh/field.hpp"
@@ -14,15 +15,17 @@ struct HeatCoefficients {
 
 /// Host oracle: out(i,j) = heat_point(in around (i,j)) for (i,j) in `update`, on the Kokkos host
 /// execution space. `update` grown by one must lie in in's ghosted box. Blocks.
+/// Every variant records the values it writes that are not finite in `watch` (a null slot: none):
+/// the step they belong to and their global point; the values written do not change.
 template <class T>
 void heat_step_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
-                    HeatCoefficients<T> c);
+                    HeatCoefficients<T> c, const core::NonFiniteWatch& watch = {});
 
 /// The same update on whichever memory space the fields live in: the host oracle for host fields,
 /// the CUDA kernel with `params` for device fields (asynchronous on `stream`).
 template <class T>
 void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update, HeatCoefficients<T> c,
-               const HeatCudaParams& params, StreamHandle stream);
+               const HeatCudaParams& params, StreamHandle stream, const core::NonFiniteWatch& watch = {});
 
 /// `steps` heat steps at once (temporal blocking): out on `update` = the values `steps` successive
 /// heat_step calls give there, starting from `in`, when each step updates the points of `active`
@@ -37,6 +40,6 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
 template <class T>
 void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
                 const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params,
-                StreamHandle stream);
+                StreamHandle stream, const core::NonFiniteWatch& watch = {});
 
 }  // namespace gridflow::kernels::stencil

@@ -1,5 +1,6 @@
 #pragma once
 // Launcher of the CUDA heat kernel; no CUDA syntax, so plain C++ can call it.
+#include "kernels/core/non_finite_flag.hpp"
 #include "kernels/stencil/heat_params.hpp"
 #include "mesh/box.hpp"
 #include "mesh/field_view.hpp"
@@ -8,10 +9,11 @@
 namespace gridflow::kernels::stencil {
 
 /// out(i,j) = heat_point(in around (i,j)) for (i,j) in `update`; both views on the device with the
-/// same layout. Asynchronous on `stream`; checks the launch.
+/// same layout. Asynchronous on `stream`; checks the launch. Non-finite values written go to
+/// `watch` (heat.hpp).
 template <class T>
 void launch_heat_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
-                      const mesh::Box<2>& update, T cx, T cy, StreamHandle stream);
+                      const mesh::Box<2>& update, T cx, T cy, StreamHandle stream, const core::NonFiniteWatch& watch = {});
 
 /// heat_steps on the device: `steps` steps in one launch, shared-memory tiles of params' block
 /// shape grown by `steps`; `active` as in heat_steps. Throws Error when the tile does not fit in
@@ -19,6 +21,6 @@ void launch_heat_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> 
 template <class T>
 void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
                             const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
-                            StreamHandle stream);
+                            StreamHandle stream, const core::NonFiniteWatch& watch = {});
 
 }  // namespace gridflow::kernels::stencil

@@ -22,6 +22,7 @@
 #include "app/phase_table.hpp"
 #include "app/run_loop.hpp"
 #include "app/step_progress.hpp"
+#include "kernels/core/non_finite_flag.hpp"
 #include "mesh/check.hpp"
 #include "mpi_test_support.hpp"
 #include "run_loop_test_support.hpp"
@@ -111,41 +112,66 @@ TEST(RunObservers, DisabledOutputWritesNothingButKeepsItsSteps) {
   if (world_rank() == 0) fs::remove_all(dir);
 }
 
-TEST(RunObservers, FiniteCheckStopsEveryRankWhenOneRanksFieldIsNoLongerFinite) {
+TEST(RunObservers, FiniteCheckStopsEveryRankAtTheNextBoundaryBeforeAnythingIsWritten) {
   const auto d = decomposition();
   const int last_rank = world_size() - 1;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   {
-    // Not finite from step 7 on the last rank: found at the check of step 10, on every rank.
-    CountingSteps steps(d, 20, 0, CountingSteps::never,
-                        [&](std::int64_t step, int rank) { return step >= 7 && rank == last_rank ? nan : 1.0; });
-    app::FiniteCheck<double, 2> finite(5, "a hint");
+    // The last rank's kernels flag step 7 (as they would while stepping to 9): the check acts at
+    // every boundary, first, so the output of step 9 is not written and every rank throws alike.
+    gridflow::kernels::core::NonFiniteFlag flag(d.grid(), gridflow::mesh::MemorySpace::host);
+    CountingSteps steps(d, 20, 0, CountingSteps::never, [&](std::int64_t step, int rank) {
+      if (step >= 7 && rank == last_rank) flag.record_host(7, 3, 4);
+      return 1.0;
+    });
+    const fs::path dir = fresh_directory("finite_check");
+    app::FiniteCheck<double, 2> finite(5, flag, nullptr, "u", "a hint");
+    app::FieldOutput<double, 2> output(d, {true, dir.string(), "run", 3}, [] { return gridflow::io::Attributes{}; }, {},
+                                       MPI_Wtime());
     app::RunLoop<double, 2> loop(d);
     loop.add(finite);
+    loop.add(output);
     std::string message;
     try {
       loop.run(steps);
-    } catch (const gridflow::Error& e) {
+    } catch (const gridflow::RunError& e) {
       message = e.what();
     }
-    EXPECT_EQ(message, "the solution is no longer finite at step 10 (t = 5.000000e+00); a hint");
+    EXPECT_EQ(message, "the solution u is no longer finite: its first NaN or infinite value appeared at step 7 "
+                       "(t = 3.500000e+00), global point (3, 4) at (x = 0.125, y = 0.222222); a hint");
+    EXPECT_EQ(steps.step(), 9);
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT_EQ(files_in(dir), (std::set<std::string>{"run.xmf", "run_00000003.h5", "run_00000006.h5"}));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank() == 0) fs::remove_all(dir);
   }
   {
-    // Checked at its steps only: a value that is not finite at step 7 alone goes unseen.
-    CountingSteps steps(d, 20, 0, CountingSteps::never,
-                        [&](std::int64_t step, int rank) { return step == 7 && rank == last_rank ? nan : 1.0; });
-    app::FiniteCheck<double, 2> finite(5, "a hint");
+    // Nothing flagged: the run ends normally.
+    gridflow::kernels::core::NonFiniteFlag flag(d.grid(), gridflow::mesh::MemorySpace::host);
+    CountingSteps steps(d, 20);
+    app::FiniteCheck<double, 2> finite(5, flag, nullptr, "u", "a hint");
     app::RunLoop<double, 2> loop(d);
     loop.add(finite);
     EXPECT_NO_THROW(loop.run(steps));
   }
   {
-    // The last step is checked.
-    CountingSteps steps(d, 12, 0, CountingSteps::never, [&](std::int64_t step, int) { return step == 12 ? -INFINITY : 1.0; });
-    app::FiniteCheck<double, 2> finite(5, "a hint");
+    // The last step is checked, and a point on the boundary is named as such.
+    gridflow::kernels::core::NonFiniteFlag flag(d.grid(), gridflow::mesh::MemorySpace::host);
+    CountingSteps steps(d, 12, 0, CountingSteps::never, [&](std::int64_t step, int) {
+      if (step == 12) flag.record_host(12, 24, 5);
+      return 1.0;
+    });
+    app::FiniteCheck<double, 2> finite(5, flag, nullptr, "u", "a hint");
     app::RunLoop<double, 2> loop(d);
     loop.add(finite);
-    EXPECT_THROW(loop.run(steps), gridflow::Error);
+    std::string message;
+    try {
+      loop.run(steps);
+    } catch (const gridflow::RunError& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find("at step 12 (t = 6.000000e+00), global point (24, 5) at (x = 1, y = 0.277778), on the boundary x = 1;"),
+              std::string::npos)
+        << message;
   }
 }
 

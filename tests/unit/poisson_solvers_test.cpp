@@ -48,3 +48,25 @@ TEST(PoissonSolvers, AgreeWithEachOtherToTheTolerance) {
     EXPECT_LT(diff, 1e-7 * scale) << solver << " against spectral";
   }
 }
+
+TEST(PoissonSolvers, StopAtTheFirstResidualThatIsNotFinite) {
+  // A NaN in the initial guess makes the first residual NaN: every iterative solver ends there,
+  // with that residual last in its history, instead of sweeping on to max_iterations.
+  for (const std::string solver : {"jacobi", "multigrid", "cg-mg"}) {
+    const auto c = gridflow::testing::poisson_config(deck, {"solver=" + solver, size(16), "multigrid.coarse_points=2",
+                                                            "poisson.check_every=1", "poisson.max_iterations=50"});
+    const gridflow::mesh::Decomposition<3> d(c.grid, MPI_COMM_SELF, {1, 1, 1}, 1);
+    gridflow::solver::PoissonProblem<double> problem(c, d, gridflow::mesh::MemorySpace::host, nullptr, 1);
+    problem.u()(5, 7, 9) = std::nan("");
+    const gridflow::solver::PoissonContext context{c, d, gridflow::mesh::MemorySpace::host, nullptr,
+                                                   gridflow::halo::Transport::mpi};
+    auto s = gridflow::solver::make_poisson_solver<double>(context);
+    const auto report = s->solve(problem.u(), problem.f(), problem.b_norm(), {});
+    ASSERT_FALSE(report.history.empty()) << solver;
+    EXPECT_FALSE(std::isfinite(report.history.back().relative_residual)) << solver;
+    EXPECT_FALSE(report.converged) << solver;
+    // Jacobi and multigrid check before their first sweep or cycle; CG finds it in its first iteration's p.Ap.
+    EXPECT_LE(report.history.back().iteration, solver == "cg-mg" ? 1 : 0) << solver;
+    EXPECT_LE(report.iterations, 1) << solver;
+  }
+}
