@@ -45,6 +45,11 @@ std::string current_gpu_description() {
   GRIDFLOW_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
 }
+std::size_t free_gpu_bytes() {
+  std::size_t free = 0, total = 0;
+  GRIDFLOW_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
 
 Buffer::Buffer(std::size_t bytes, MemorySpace space, bool pinned)
     : m_bytes(bytes), m_space(space), m_pinned(pinned && space == MemorySpace::host) {
@@ -155,6 +160,7 @@ int gpu_count() { return 0; }
 bool gpu_available() { return false; }
 void select_gpu(int) { no_cuda("selecting a GPU"); }
 std::string current_gpu_description() { no_cuda("querying the GPU"); }
+std::size_t free_gpu_bytes() { no_cuda("querying the GPU's memory"); }
 
 Buffer::Buffer(std::size_t bytes, MemorySpace space, bool /*pinned*/) : m_bytes(bytes), m_space(space) {
   if (space == MemorySpace::device) no_cuda("allocating device memory");

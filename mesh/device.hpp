@@ -20,6 +20,8 @@ int gpu_count();
 void select_gpu(int device);
 /// Name and compute capability of the current device, e.g. "NVIDIA H200 (sm_90)".
 std::string current_gpu_description();
+/// Bytes of memory free on the current device now (cudaMemGetInfo).
+std::size_t free_gpu_bytes();
 
 /// Owns `bytes` of memory in `space` (device: cudaMalloc; host: page-locked cudaMallocHost when
 /// `pinned` and CUDA is built, else aligned new). Movable, not copyable.
