@@ -1,5 +1,8 @@
 #include "app/progress.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 #include <fmt/format.h>
 
 namespace gridflow::app {
@@ -13,10 +16,12 @@ std::string format_progress(const ProgressLine& p) {
 }
 
 std::string format_timer_table(const std::vector<std::pair<std::string, double>>& phases, double total) {
-  std::string t = fmt::format("  {:<22} {:>12} {:>8}\n", "phase (max over ranks)", "seconds", "share");
+  std::size_t width = std::string_view("phase (max over ranks)").size();
+  for (const auto& phase : phases) width = std::max(width, phase.first.size());
+  std::string t = fmt::format("  {:<{}} {:>12} {:>8}\n", "phase (max over ranks)", width, "seconds", "share");
   for (const auto& [name, seconds] : phases)
-    t += fmt::format("  {:<22} {:>12.4f} {:>7.1f}%\n", name, seconds, total > 0 ? 100.0 * seconds / total : 0.0);
-  t += fmt::format("  {:<22} {:>12.4f}\n", "total wall", total);
+    t += fmt::format("  {:<{}} {:>12.4f} {:>7.1f}%\n", name, width, seconds, total > 0 ? 100.0 * seconds / total : 0.0);
+  t += fmt::format("  {:<{}} {:>12.4f}\n", "total wall", width, total);
   return t;
 }
 

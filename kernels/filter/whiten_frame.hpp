@@ -1,0 +1,28 @@
+#pragma once
+// One frame's whitening job as the Whitener hands it to the host reference or the CUDA launcher:
+// pointers into the Whitener's memory space (host or device), nothing owned.
+#include <cstddef>
+
+#include "kernels/filter/whiten.hpp"
+
+namespace gridflow::kernels::filter {
+
+template <class T>
+struct WhitenFrame {
+  int ny = 0;
+  int nx = 0;
+  const T* frame = nullptr;  ///< F, row y at frame + y * frame_pitch
+  std::ptrdiff_t frame_pitch = 0;
+  T* out = nullptr;          ///< F - P, row y at out + y * out_pitch (may be frame)
+  std::ptrdiff_t out_pitch = 0;
+  T* store = nullptr;        ///< the ring slot that keeps F (pitch nx), none of `remembered`
+  const T* remembered[max_whiten_memory] = {};  ///< M_1 (frame t-1) .. M_m, pitch nx
+  int m = 0;                 ///< predecessors used: min(N, t)
+  long long t = 0;           ///< index of F in the stream
+  double* history = nullptr; ///< S_0 .. S_t as (y, x) pairs: reads 0..t-1, writes t
+  int* refinements = nullptr;  ///< passes per frame: writes t
+  double* weights = nullptr;   ///< a_1 .. a_m of this frame (written)
+  double* pair_shift = nullptr;  ///< s_1 .. s_m as (y, x) pairs (written)
+};
+
+}  // namespace gridflow::kernels::filter

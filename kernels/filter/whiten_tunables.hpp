@@ -1,0 +1,26 @@
+#pragma once
+#include <ostream>
+
+namespace gridflow::kernels::filter {
+
+/// Tunables of the CUDA whitening kernels (the host reference ignores them).
+struct WhitenTunables {
+  int threads = 256;       ///< threads per block of the per-pixel kernels (shift sums, prediction);
+                           ///< a multiple of 32 in 32..1024
+  int blocks_per_sm = 4;   ///< grid of the shift-sum and correlation kernels: blocks_per_sm blocks per
+                           ///< SM walking the frame (fewer blocks, fewer atomics per sum), 1..32
+  int gram_tile = 128;     ///< pixels per shared-memory tile of the correlation kernel: each block
+                           ///< stages N + 1 aligned values per pixel, then one thread per matrix entry
+                           ///< sums over the tile; a multiple of 32 in 32..512
+
+  bool valid() const {
+    return threads >= 32 && threads <= 1024 && threads % 32 == 0 && blocks_per_sm >= 1 && blocks_per_sm <= 32 &&
+           gram_tile >= 32 && gram_tile <= 512 && gram_tile % 32 == 0;
+  }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const WhitenTunables& t) {
+  return os << "whiten_cuda(threads=" << t.threads << ",blocks_per_sm=" << t.blocks_per_sm << ",gram_tile=" << t.gram_tile << ')';
+}
+
+}  // namespace gridflow::kernels::filter
