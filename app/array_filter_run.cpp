@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdio>
 #include <optional>
 
+#include "app/chunk_progress.hpp"
 #include "kernels/filter/correlate.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
@@ -87,27 +87,6 @@ std::array<RowRun, 3> runs_for(Index a, Index b, Index rows, bool wrap) {
   return {run(a, std::min<Index>(b, -1), rows), run(std::max<Index>(a, 0), std::min(b, rows - 1), 0),
           run(std::max(a, rows), b, -rows)};
 }
-
-/// Prints "gridflow filter: k/K chunks ..." on rank 0 every few seconds once the work takes long.
-class ChunkProgress {
- public:
-  ChunkProgress(long long steps, bool speaks) : m_steps(steps), m_speaks(speaks) {}
-  void done(long long step) {
-    const double t = seconds_since(m_start);
-    if (!m_speaks || step == m_steps || t < 3.0 || t - m_last < 3.0) return;
-    m_last = t;
-    const double left = t / step * (m_steps - step);
-    std::fprintf(stderr, "gridflow filter: %lld/%lld chunks (%.0f%%), %.1f s, about %.0f s left\n", step, m_steps, 100.0 * step / m_steps,
-                 t, left);
-    std::fflush(stderr);
-  }
-
- private:
-  long long m_steps;
-  bool m_speaks;
-  Clock::time_point m_start = Clock::now();
-  double m_last = 0;
-};
 
 template <class T, int Dim>
 FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& reader, io::ArrayWriter& writer, mesh::MemorySpace space,

@@ -8,6 +8,7 @@
 
 #include "app/array_filter_run.hpp"
 #include "app/run_setup.hpp"
+#include "app/whiten_run.hpp"
 #include "io/array_dataset.hpp"
 #include "mesh/check.hpp"
 #include "solver/run_options.hpp"
@@ -46,9 +47,10 @@ std::string filter_text(const FilterArguments& a) {
   if (a.kind == "mean") list("size", a.size);
   if (a.kind == "gaussian") list("sigma", a.sigma), os << " truncate=" << a.truncate;
   if (a.kind == "correlate") os << " weights=" << a.weights;
-  os << " mode=" << a.mode;
-  if (a.mode == "constant") os << " cval=" << a.cval;
-  if (a.frames) os << " per frame";
+  if (a.kind == "whiten") os << " memory=" << a.memory << " ridge=" << a.ridge;
+  if (a.kind != "whiten") os << " mode=" << a.mode;
+  if (a.kind != "whiten" && a.mode == "constant") os << " cval=" << a.cval;
+  if (a.frames || a.kind == "whiten") os << " per frame";
   return os.str();
 }
 
@@ -70,7 +72,7 @@ CLI::App* add_filter_subcommand(CLI::App& app, FilterArguments& a, std::vector<s
       ->allow_extra_args(false);
   f->add_option("--truncate", a.truncate, "gaussian: radius int(truncate * sigma + 0.5) (default 4)");
   f->add_option("--weights", a.weights, "correlate: FILE.h5:/path, an array of the data's (spatial) rank");
-  f->add_option("--memory", a.memory, "whiten: the N previous frames each frame is predicted from (default 3)");
+  f->add_option("--memory", a.memory, "whiten: the N previous frames each frame is predicted from (default 20, at most 64)");
   f->add_option("--ridge", a.ridge, "whiten: regularisation of the least-squares weights (default 1e-6)");
   f->add_flag("--frames", a.frames, "the first axis is time: filter each frame separately (implied by whiten)");
   f->add_option("--device", a.device, "cpu, gpu, or auto (default: the GPU where every rank has one)");
@@ -84,8 +86,6 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
     if (sub.count(name) > 0) a.given.insert(name);
   apply_settings(settings, a);
   const FilterRequest request = make_filter_request(a, comm);
-  if (a.kind == "whiten")
-    throw InputError("--filter whiten: not available in this build (the whitening kernel is not part of it yet)");
 
   solver::RunOptions placement;
   placement.device = a.device;
@@ -97,7 +97,8 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
   const auto start = std::chrono::steady_clock::now();
   const io::ArrayReader reader(a.input, a.dataset, comm);
   io::ArrayWriter writer(a.output, a.dataset, io::ArrayShape{request.shape.extent, request.output_type()}, comm);
-  const FilterRunReport r = run_array_filter(request, reader, writer, space, comm);
+  const FilterRunReport r = a.kind == "whiten" ? run_whiten(request, reader, writer, space, comm)
+                                                : run_array_filter(request, reader, writer, space, comm);
   writer.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rank == 0) {

@@ -1,6 +1,7 @@
 #include "app/filter_request.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "kernels/filter/whiten.hpp"
 #include "mesh/check.hpp"
 #include "mesh/rank0_error.hpp"
 
@@ -95,6 +97,8 @@ FilterRequest make_filter_request(const FilterArguments& a, MPI_Comm comm) {
   if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end())
     refuse("--filter '" + a.kind + "'", "unknown kind; one of mean, gaussian, correlate, whiten");
   check_options_of_kind(a);
+  for (const char* option : {"--mode", "--cval"})
+    if (a.kind == "whiten" && a.given.count(option)) refuse(option, "whiten has no boundary mode (frames are predicted, not convolved)");
   try {
     r.boundary.mode = kf::parse_boundary_mode(a.mode);
   } catch (const Error& e) {
@@ -105,7 +109,9 @@ FilterRequest make_filter_request(const FilterArguments& a, MPI_Comm comm) {
   if (a.given.count("--buffer-mb") && !(a.buffer_mb > 0)) refuse("--buffer-mb", "must be > 0");
   if (a.kind == "whiten") {
     if (a.memory < 1) refuse("--memory " + std::to_string(a.memory), "must be >= 1 (the frames each prediction uses)");
-    if (!(a.ridge >= 0)) refuse("--ridge", "must be >= 0");
+    if (a.memory > kf::max_whiten_memory)
+      refuse("--memory " + std::to_string(a.memory), "at most " + std::to_string(kf::max_whiten_memory) + " frames");
+    if (!(a.ridge >= 0) || !std::isfinite(a.ridge)) refuse("--ridge", "must be >= 0 and finite");
   }
   check_output_path(a, comm);
 
@@ -119,7 +125,14 @@ FilterRequest make_filter_request(const FilterArguments& a, MPI_Comm comm) {
     refuse(data, "rank 1 with --frames: the first axis is time, so frames need a dataset of rank 2 or 3");
   r.spatial_rank = rank - (r.frames ? 1 : 0);
   const int s = r.spatial_rank;
-  if (a.kind == "whiten") return r;
+  if (a.kind == "whiten") {
+    if (r.shape.extent[1] < 3 || r.shape.extent[2] < 3)
+      refuse(data, "frames of " + std::to_string(r.shape.extent[1]) + " x " + std::to_string(r.shape.extent[2]) +
+                       "; whiten needs at least 3 x 3 points per frame");
+    const std::string name = a.dataset.substr(a.dataset.find_first_not_of('/') == std::string::npos ? 0 : a.dataset.find_first_not_of('/'));
+    if (name == "shifts") refuse(data, "whiten writes the shifts under that name; rename the dataset");
+    return r;
+  }
 
   std::string option, value;
   if (a.kind == "mean") {

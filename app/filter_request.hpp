@@ -26,7 +26,7 @@ struct FilterArguments {
   std::vector<double> sigma;     ///< gaussian: likewise
   double truncate = 4.0;         ///< gaussian: radius int(truncate * sigma + 0.5)
   std::string weights;           ///< correlate: FILE.h5:/dataset, an array of the spatial rank
-  int memory = 3;                ///< whiten: frames each prediction uses
+  int memory = 20;               ///< whiten: frames each prediction uses (at most the N previous ones)
   double ridge = 1e-6;           ///< whiten: regularisation of the least-squares weights
   bool frames = false;
   std::string device = "auto";   ///< cpu, gpu, auto

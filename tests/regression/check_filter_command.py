@@ -7,6 +7,8 @@ PART:
           file), every mode, --frames, against scipy.ndimage (max relative difference < 1e-12);
           float32 kept (and close to scipy), integers in -> float64 out.
   ranks   1, 2 and 3 ranks, and chunks of a few rows (--buffer-mb), give bitwise equal files.
+  whiten  a star field moved by known shifts: the shifts written, frame 0 unchanged, the sky removed;
+          1 vs 2 ranks and chunks bitwise; float32 kept.
   errors  each bad argument: exit status 2, one message naming it, no output file (an older one kept).
 The scipy part also runs in two halves, for a machine without scipy (the GPU machine):
   prepare DIR            inputs and the case list (needs h5py, numpy)
@@ -221,6 +223,77 @@ def ranks(gridflow, mpiexec, folder, device):
         sys.exit("\n".join(failures))
 
 
+# ---- whitening ------------------------------------------------------------------------------
+
+def star_field(frames=24, ny=64, nx=72, seed=14):
+    """Gaussian stars on a smooth sky, frame t the sky moved by o_t (analytic, so exact), noise 1.
+    Returns the stack and the true shift of each frame's content against frame 0."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    n = 40
+    sy, sx, amp = rng.uniform(0, ny, n), rng.uniform(0, nx, n), rng.uniform(40, 400, n)
+    offset = rng.uniform(-1, 1, (frames, 2))
+    y, x = np.mgrid[0:ny, 0:nx].astype(np.float64)
+    stack = np.empty((frames, ny, nx))
+    for t in range(frames):
+        yy, xx = y - offset[t, 0], x - offset[t, 1]
+        v = 100 + 15 * np.sin(2 * np.pi * yy / (1.3 * ny)) * np.cos(2 * np.pi * xx / (1.7 * nx)) + 0.05 * xx
+        for k in range(n):
+            v = v + amp[k] * np.exp(-((yy - sy[k]) ** 2 + (xx - sx[k]) ** 2) / (2 * 1.5 ** 2))
+        stack[t] = v + rng.normal(0, 1, (ny, nx))
+    return stack, offset - offset[0]
+
+
+def whiten(gridflow, mpiexec, folder, device):
+    import h5py
+    import numpy as np
+    os.makedirs(folder, exist_ok=True)
+    stack, truth = star_field()
+    with h5py.File(os.path.join(folder, "stack.h5"), "w") as f:
+        f["sky/frames"] = stack
+        f["frames32"] = stack.astype(np.float32)
+    failures = []
+    runs = [("np1", [], "sky/frames", []), ("np2", [mpiexec, "-np", "2", "--oversubscribe"], "sky/frames", []),
+            ("chunks", [], "sky/frames", ["--buffer-mb", "0.1"]), ("float32", [], "frames32", [])]
+    results = {}
+    for tag, launch, dataset, extra in runs:
+        out = "whiten_%s.h5" % tag
+        command = launch + [gridflow, "filter", "stack.h5", "--dataset", dataset, "--out", out, "--filter", "whiten",
+                            "--memory", "4", "--device", device] + extra
+        p = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode != 0:
+            failures.append("%s: exit %d\n%s\n%s" % (tag, p.returncode, " ".join(command), p.stdout))
+            continue
+        if tag == "chunks" and " 1 chunk " in p.stdout:
+            failures.append("chunks: --buffer-mb did not split the stack:\n" + p.stdout)
+        with h5py.File(os.path.join(folder, out)) as f:
+            results[tag] = (f[dataset][...], f["shifts"][...])
+    if "np1" in results:
+        out, shifts = results["np1"]
+        if out.dtype != np.float64 or out.shape != stack.shape or shifts.shape != (stack.shape[0], 2):
+            failures.append("np1: output %s %s, shifts %s" % (out.dtype, out.shape, shifts.shape))
+        else:
+            if out[0].tobytes() != stack[0].tobytes():
+                failures.append("frame 0 is not written unchanged")
+            error = np.max(np.abs(shifts - truth))
+            if not error < 0.05:
+                failures.append("shifts differ from the true ones by up to %.3f px (want < 0.05)" % error)
+            inner = (slice(None), slice(4, -4), slice(4, -4))
+            before, after = np.std(stack[1:][inner]), np.std(out[1:][inner])
+            if not after < 3.0:  # the noise is 1; the stars and the sky are ~50
+                failures.append("whitened frames keep a standard deviation of %.3g (input %.3g)" % (after, before))
+            print("check_filter_command: whiten shifts within %.4f px of the truth, std %.3g -> %.3g" % (error, before, after))
+        for tag in ("np2", "chunks"):
+            if tag in results and not all(a.tobytes() == b.tobytes() for a, b in zip(results[tag], results["np1"])):
+                failures.append("%s: differs from np1" % tag)
+    if "float32" in results:
+        out32, shifts32 = results["float32"]
+        if out32.dtype != np.float32 or np.max(np.abs(shifts32 - truth)) >= 0.05:
+            failures.append("float32: output %s, shifts off by %.3f px" % (out32.dtype, np.max(np.abs(shifts32 - truth))))
+    if failures:
+        sys.exit("\n".join(failures))
+
+
 # ---- bad arguments ----------------------------------------------------------------------------
 
 ERROR_CASES = [
@@ -242,6 +315,8 @@ ERROR_CASES = [
     ("size_missing", "in.h5", "d1", ["--filter", "mean"], 1, "--size: required by --filter mean"),
     ("size_zero", "in.h5", "d1", ["--filter", "mean", "--size", "0"], 1, "--size 0: mean size must be >= 1"),
     ("memory_zero", "in.h5", "frames2", ["--filter", "whiten", "--memory", "0"], 1, "--memory 0: must be >= 1"),
+    ("memory_negative", "in.h5", "frames2", ["--filter", "whiten", "--memory", "-2"], 2, "--memory -2: must be >= 1"),
+    ("whiten_mode", "in.h5", "frames2", ["--filter", "whiten", "--mode", "wrap"], 1, "--mode: whiten has no boundary mode"),
     ("unknown_mode", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--mode", "periodic"], 1, "--mode 'periodic': unknown mode"),
     ("unknown_kind", "in.h5", "d1", ["--filter", "median"], 1, "--filter 'median': unknown kind"),
     ("weights_missing_file", "in.h5", "d1", ["--filter", "correlate", "--weights", "none.h5:/w1"], 1,
@@ -312,6 +387,8 @@ def main():
         check(folder)
     elif part == "ranks":
         ranks(gridflow, mpiexec, folder, device)
+    elif part == "whiten":
+        whiten(gridflow, mpiexec, folder, device)
     elif part == "errors":
         errors(gridflow, mpiexec, folder, device)
     else:
