@@ -116,8 +116,16 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
     return std::max<Index>(1, static_cast<Index>(budget / (fields * row_bytes)) - 2 * ghost);
   };
   Index chunk = rows_within(given > 0 ? given : host_budget_bytes, device ? 2 : 4);
-  if (device)
-    chunk = std::min(chunk, rows_within(given > 0 ? given : device_budget_share * static_cast<double>(mesh::free_gpu_bytes()), 4));
+  if (device) {
+    // Ranks of a node may share its GPU (the filter allows it): each takes its share of what is free.
+    MPI_Comm node;
+    GRIDFLOW_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    int node_ranks = 1;
+    GRIDFLOW_MPI_CHECK(MPI_Comm_size(node, &node_ranks));
+    GRIDFLOW_MPI_CHECK(MPI_Comm_free(&node));
+    const double free = device_budget_share * static_cast<double>(mesh::free_gpu_bytes()) / node_ranks;
+    chunk = std::min(chunk, rows_within(given > 0 ? given : free, 4));
+  }
   chunk = std::min<Index>(chunk, std::max<Index>(1, (l.rows() + ranks - 1) / ranks));
   long long chunk_rows = chunk;
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &chunk_rows, 1, MPI_LONG_LONG, MPI_MIN, comm));

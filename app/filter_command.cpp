@@ -89,6 +89,7 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
 
   solver::RunOptions placement;
   placement.device = a.device;
+  placement.device_sharing = true;  // ranks beyond the GPU count share them: chunks are sized by what each finds free
   const mesh::MemorySpace space = resolve_device(placement, comm);
   int rank = 0, ranks = 1;
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
