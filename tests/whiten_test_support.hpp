@@ -52,26 +52,34 @@ inline StarField make_star_field(const StarFieldSpec& spec) {
     const double dy = s.y - (oy0 + u * (oy1 - oy0)), dx = s.x - (ox0 + u * (ox1 - ox0));
     if (dy * dy + dx * dx > 64.0) stars.push_back(s);
   }
-  auto sky = [&](double y, double x, long long t) {  // sky coordinates
-    double v = 100.0 + 15.0 * std::sin(2 * M_PI * y / (1.3 * spec.ny)) * std::cos(2 * M_PI * x / (1.7 * spec.nx)) + 0.05 * x;
-    for (const auto& s : stars) {
-      const double r2 = (y - s.y) * (y - s.y) + (x - s.x) * (x - s.x);
-      if (r2 < 100.0) v += s.a * std::exp(-r2 / (2 * spec.star_sigma * spec.star_sigma));
-    }
-    const double py = oy0 + spec.object_vy * t, px = ox0 + spec.object_vx * t;
-    const double r2 = (y - py) * (y - py) + (x - px) * (x - px);
-    return v + spec.object_peak * std::exp(-r2 / (2 * spec.object_sigma * spec.object_sigma));
-  };
+  const double two_s2 = 2 * spec.star_sigma * spec.star_sigma, two_o2 = 2 * spec.object_sigma * spec.object_sigma;
   std::vector<kernels::filter::WhitenShift> offset(spec.frames);
   for (auto& o : offset) o = {spec.jitter * (2 * unit(rng) - 1), spec.jitter * (2 * unit(rng) - 1)};
   for (int t = 0; t < spec.frames; ++t) {
-    // frame_t(y, x) = sky(y - o_t): its content against frame 0 is o_t - o_0.
+    // frame_t(y, x) = sky(y - o_t, x - o_t): its content against frame 0 is o_t - o_0. Each source
+    // is drawn on the pixels within 10 px of it (its profile is below 1e-9 of its peak beyond).
+    const auto o = offset[t];
     std::vector<double> frame(static_cast<std::size_t>(spec.ny) * spec.nx);
     for (int y = 0; y < spec.ny; ++y)
-      for (int x = 0; x < spec.nx; ++x) frame[y * spec.nx + x] = sky(y - offset[t].y, x - offset[t].x, t) + gauss(rng);
+      for (int x = 0; x < spec.nx; ++x) {
+        const double sy = y - o.y, sx = x - o.x;
+        frame[static_cast<std::size_t>(y) * spec.nx + x] =
+            100.0 + 15.0 * std::sin(2 * M_PI * sy / (1.3 * spec.ny)) * std::cos(2 * M_PI * sx / (1.7 * spec.nx)) + 0.05 * sx;
+      }
+    auto draw = [&](double cy, double cx, double peak, double two_sigma2) {  // cy, cx in frame coordinates
+      for (int y = std::max(0, static_cast<int>(cy) - 10); y <= std::min(spec.ny - 1, static_cast<int>(cy) + 10); ++y)
+        for (int x = std::max(0, static_cast<int>(cx) - 10); x <= std::min(spec.nx - 1, static_cast<int>(cx) + 10); ++x) {
+          const double r2 = (y - cy) * (y - cy) + (x - cx) * (x - cx);
+          if (r2 < 100.0) frame[static_cast<std::size_t>(y) * spec.nx + x] += peak * std::exp(-r2 / two_sigma2);
+        }
+    };
+    for (const auto& s : stars) draw(s.y + o.y, s.x + o.x, s.a, two_s2);
+    const double py = oy0 + spec.object_vy * t + o.y, px = ox0 + spec.object_vx * t + o.x;
+    draw(py, px, spec.object_peak, two_o2);
+    for (auto& v : frame) v += gauss(rng);
     f.frames.push_back(std::move(frame));
-    f.truth.push_back({offset[t].y - offset[0].y, offset[t].x - offset[0].x});
-    f.object.push_back({oy0 + spec.object_vy * t + offset[t].y, ox0 + spec.object_vx * t + offset[t].x});
+    f.truth.push_back({o.y - offset[0].y, o.x - offset[0].x});
+    f.object.push_back({py, px});
   }
   return f;
 }

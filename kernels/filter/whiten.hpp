@@ -8,7 +8,10 @@
 //   1. s_k, the shift of M_k against F, starts at S_k - S_{t-1} (F assumed where frame t-1 was)
 //      and is refined by the gradient least squares of whiten_point.hpp: the residual shift of
 //      M_k(y + s_k, x + s_k) against F, added to s_k, until both components of every frame's
-//      update are below tolerance_px or max_refinements passes have run;
+//      update are below tolerance_px or max_refinements passes have run. With m > 1, pilot
+//      passes (as many, same stop) refine s_1 alone first, and every other guess moves with it
+//      (s_k = S_k - (S_{t-1} - s_1)): one frame's passes cost 1/m of a pass over all, and the
+//      passes over all frames then start within the pilot's accuracy;
 //   2. S_t = mean over k of (S_k - s_k): the N pairwise estimates chained to frame 0, averaged.
 // Aligned frames A_k(y, x) = M_k(y + s_k_y, x + s_k_x), cubic convolution (whiten_point.hpp says what
 // happens at the edges).
@@ -74,7 +77,7 @@ struct WhitenShift {
 };
 
 /// Monomials phi_j(s) of the polynomial weights: (degree + 1)(degree + 2) / 2 of them.
-inline int whiten_polynomial_terms(int degree) { return (degree + 1) * (degree + 2) / 2; }
+GRIDFLOW_HOST_DEVICE inline int whiten_polynomial_terms(int degree) { return (degree + 1) * (degree + 2) / 2; }
 
 template <class T>
 class Whitener {
@@ -102,8 +105,8 @@ class Whitener {
   long long frames() const { return m_frames; }
   /// S_t of every frame pushed, frame 0 first. Device: waits for the work queued so far.
   std::vector<WhitenShift> shifts() const;
-  /// Shift passes each frame ran (0 for frame 0; max_refinements where the tolerance was not
-  /// reached). Device: waits for the work queued so far.
+  /// Shift passes over all m frames each frame ran, pilot passes not counted (0 for frame 0;
+  /// max_refinements where the tolerance was not reached). Device: waits for the work queued so far.
   std::vector<int> refinements() const;
   /// The prediction weights a_k of the last frame, k = 1 (newest predecessor) .. m. Device: waits.
   std::vector<double> last_weights() const;

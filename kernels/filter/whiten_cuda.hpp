@@ -1,16 +1,19 @@
 #pragma once
 // Launcher of the CUDA whitening variant; no CUDA syntax, so whiten.cpp calls it. Per frame, on
 // `stream`, no host round trip:
-//   1. the shift passes: one cooperative launch; each pass sums, for all m frames at once, the
-//      products of whiten_point.hpp (block sums finished with atomics in device memory), then a
-//      grid-wide barrier, after which every block applies the same updates and tests the
-//      tolerance; the last pass writes s_k and S_t;
+//   1. the shift passes (pilot passes included): one cooperative launch; each pass sums, for all
+//      its frames at once, the products of whiten_point.hpp (warp sums, then block sums in shared
+//      memory, finished with atomics in device memory), then a grid-wide barrier, after which
+//      every block applies the same updates and tests the tolerance; the last pass writes s_k
+//      and S_t;
 //   2. the correlations G, b: shared-memory tiles of the m aligned frames and F, one thread per
 //      matrix entry, block sums finished with atomics; the last block to finish solves the ridge
-//      system (Cholesky in shared memory) and writes the weights;
-//   3. the prediction, subtraction and the copy of F into the ring, fused per pixel.
-// Sums land in an order that varies from run to run (atomics): shifts and outputs agree with
-// the host reference to rounding, not bitwise.
+//      system (Gauss-Jordan in shared memory) and writes the weights;
+//   3. the prediction, subtraction and the copy of F into the ring, fused per pixel, the frames
+//      split over 8 thread groups whose partial sums meet in shared memory.
+// Each thread walks a strip of 8 rows down one column, so a cubic sample costs one new row
+// interpolation (4 loads) instead of 16. Sums land in an order that varies from run to run
+// (atomics): shifts and outputs agree with the host reference to rounding, not bitwise.
 #include <cstddef>
 
 #include "kernels/filter/whiten_frame.hpp"

@@ -52,45 +52,57 @@ void copy_frame(const WhitenFrame<T>& job) {
     }
 }
 
-// The refinement passes: s_k on entry the starting guesses, on return the estimates. Returns the
-// number of passes run.
+// One shift pass over the first `active` frames: s_k += the residual shift. Returns the largest
+// update component.
+template <class T>
+double shift_pass(const WhitenFrame<T>& job, int active, std::vector<double>& s) {
+  double max_abs = 0.0;
+  for (int i = 0; i < 2 * active; ++i) max_abs = std::max(max_abs, std::fabs(s[i]));
+  const int margin = whiten_margin(max_abs);
+  std::vector<WhitenShiftSums> sums(active);
+  std::vector<WhitenStencil<T>> stencil(active);
+  for (int k = 0; k < active; ++k) stencil[k] = whiten_stencil<T>(s[2 * k], s[2 * k + 1]);
+  double u = 0.0, v = 0.0, w = 0.0;
+  for (int y = margin; y <= job.ny - 1 - margin; ++y)
+    for (int x = margin; x <= job.nx - 1 - margin; ++x) {
+      const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y, x);
+      u += d.h * d.h;
+      v += d.h * d.g;
+      w += d.g * d.g;
+      for (int k = 0; k < active; ++k) {
+        const double diff = static_cast<double>(whiten_sample(job.remembered[k], job.nx, job.ny, job.nx, y, x, stencil[k])) - d.r;
+        sums[k].p += d.g * diff;
+        sums[k].q += d.h * diff;
+      }
+    }
+  double largest_update = 0.0;
+  for (int k = 0; k < active; ++k) {
+    sums[k].u = u;
+    sums[k].v = v;
+    sums[k].w = w;
+    double dy, dx;
+    whiten_shift_update(sums[k], dy, dx);
+    s[2 * k] += dy;
+    s[2 * k + 1] += dx;
+    largest_update = std::max({largest_update, std::fabs(dy), std::fabs(dx)});
+  }
+  return largest_update;
+}
+
+// The refinement: s on entry the starting guesses, on return the estimates. With m > 1, pilot
+// passes refine the newest frame alone first and move every other guess by what it learnt
+// (whiten_pilot_guess); then the passes over all m frames. Returns the passes over all frames.
 template <class T>
 int refine_shifts(const WhitenFrame<T>& job, const WhitenParams& params, std::vector<double>& s) {
   const int m = job.m;
-  std::vector<WhitenShiftSums> sums(m);
-  for (int pass = 1;; ++pass) {
-    double max_abs = 0.0;
-    for (double v : s) max_abs = std::max(max_abs, std::fabs(v));
-    const int margin = whiten_margin(max_abs);
-    std::fill(sums.begin(), sums.end(), WhitenShiftSums{});
-    std::vector<WhitenStencil<T>> stencil(m);
-    for (int k = 0; k < m; ++k) stencil[k] = whiten_stencil<T>(s[2 * k], s[2 * k + 1]);
-    double u = 0.0, v = 0.0, w = 0.0;
-    for (int y = margin; y <= job.ny - 1 - margin; ++y)
-      for (int x = margin; x <= job.nx - 1 - margin; ++x) {
-        const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y, x);
-        u += d.h * d.h;
-        v += d.h * d.g;
-        w += d.g * d.g;
-        for (int k = 0; k < m; ++k) {
-          const double diff = static_cast<double>(whiten_sample(job.remembered[k], job.nx, job.ny, job.nx, y, x, stencil[k])) - d.r;
-          sums[k].p += d.g * diff;
-          sums[k].q += d.h * diff;
-        }
-      }
-    double largest_update = 0.0;
-    for (int k = 0; k < m; ++k) {
-      sums[k].u = u;
-      sums[k].v = v;
-      sums[k].w = w;
-      double dy, dx;
-      whiten_shift_update(sums[k], dy, dx);
-      s[2 * k] += dy;
-      s[2 * k + 1] += dx;
-      largest_update = std::max({largest_update, std::fabs(dy), std::fabs(dx)});
-    }
-    if (largest_update < params.tolerance_px || pass >= params.max_refinements) return pass;
+  if (m > 1) {
+    for (int pilot = 1;; ++pilot)
+      if (!(shift_pass(job, 1, s) >= params.tolerance_px) || pilot >= params.max_refinements) break;
+    for (int k = 1; k < m; ++k)
+      for (int a = 0; a < 2; ++a) s[2 * k + a] = whiten_pilot_guess(job.history[2 * (job.t - 1 - k) + a], job.history[2 * (job.t - 1) + a], s[a]);
   }
+  for (int pass = 1;; ++pass)
+    if (!(shift_pass(job, m, s) >= params.tolerance_px) || pass >= params.max_refinements) return pass;
 }
 
 // B_k at pixel (y, x): the aligned sample, or the remembered value itself.

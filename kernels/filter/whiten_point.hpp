@@ -16,12 +16,12 @@
 namespace gridflow::kernels::filter {
 
 /// The taps of a sample at (y + sy, x + sx): rows y + oy - 1 .. y + oy + 2 weighted wy[0..3],
-/// columns likewise.
+/// columns likewise. No initializers: the CUDA kernels keep stencils in shared memory.
 template <class T>
 struct WhitenStencil {
-  int oy = 0, ox = 0;
-  T wy[4] = {0, 1, 0, 0};
-  T wx[4] = {0, 1, 0, 0};
+  int oy, ox;
+  T wy[4];
+  T wx[4];
 };
 
 /// Keys' cubic weights for the fraction t in [0, 1) of the taps at -1, 0, 1, 2.
@@ -105,6 +105,13 @@ GRIDFLOW_HOST_DEVICE inline void whiten_shift_update(const WhitenShiftSums& s, d
   }
   dy = -(s.p * s.u - s.q * s.v) / det;
   dx = -(s.q * s.w - s.p * s.v) / det;
+}
+
+/// The guess for s_k once the pilot passes found s_1 (frame t-1 against F): F sits at
+/// S_t ~ S_{t-1} - s_1, so s_k = S_k - (S_{t-1} - s_1), per axis.
+GRIDFLOW_HOST_DEVICE inline double whiten_pilot_guess(double s_k_history, double s_prev_history, double s_1) {
+  const double estimate = s_prev_history - s_1;
+  return s_k_history - estimate;
 }
 
 /// phi_j(sy, sx) for j = 0..whiten_polynomial_terms(degree)-1: by total degree e = 0..degree,

@@ -9,9 +9,10 @@ struct WhitenTunables {
                            ///< a multiple of 32 in 32..1024
   int blocks_per_sm = 4;   ///< grid of the shift-sum and correlation kernels: blocks_per_sm blocks per
                            ///< SM walking the frame (fewer blocks, fewer atomics per sum), 1..32
-  int gram_tile = 128;     ///< pixels per shared-memory tile of the correlation kernel: each block
-                           ///< stages N + 1 aligned values per pixel, then one thread per matrix entry
-                           ///< sums over the tile; a multiple of 32 in 32..512
+  int gram_tile = 256;     ///< pixels per shared-memory tile of the correlation kernel (gram_tile / 8
+                           ///< columns by 8 rows): each block stages the N + 1 aligned values of its
+                           ///< pixels, then one thread per matrix entry sums over the tile; halved
+                           ///< while the tile does not fit in 48 KiB; a multiple of 32 in 32..512
 
   bool valid() const {
     return threads >= 32 && threads <= 1024 && threads % 32 == 0 && blocks_per_sm >= 1 && blocks_per_sm <= 32 &&
