@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-constexpr double host_budget_bytes = 2.0 * (1u << 30);  // per rank, without --buffer-mb
+constexpr double host_budget_bytes = 1.0 * (1u << 30);  // per rank, without --buffer-mb
 constexpr double device_budget_share = 0.5;             // of the GPU's free memory, without --buffer-mb
 
 /// The dataset as a field of Dim axes: dataset axis a is field axis rank - 1 - a, so dataset axis 0

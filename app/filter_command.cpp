@@ -76,7 +76,7 @@ CLI::App* add_filter_subcommand(CLI::App& app, FilterArguments& a, std::vector<s
   f->add_option("--ridge", a.ridge, "whiten: regularisation of the least-squares weights (default 1e-6)");
   f->add_flag("--frames", a.frames, "the first axis is time: filter each frame separately (implied by whiten)");
   f->add_option("--device", a.device, "cpu, gpu, or auto (default: the GPU where every rank has one)");
-  f->add_option("--buffer-mb", a.buffer_mb, "memory for one chunk of values per rank, in MiB (default: 2 GiB on the host, half "
+  f->add_option("--buffer-mb", a.buffer_mb, "memory for one chunk of values per rank, in MiB (default: 1 GiB on the host, half "
                                             "the free GPU memory)");
   return f;
 }
@@ -90,7 +90,14 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
   solver::RunOptions placement;
   placement.device = a.device;
   placement.device_sharing = true;  // ranks beyond the GPU count share them: chunks are sized by what each finds free
-  const mesh::MemorySpace space = resolve_device(placement, comm);
+  mesh::MemorySpace space = mesh::MemorySpace::host;
+  try {
+    space = resolve_device(placement, comm);
+  } catch (const InputError& e) {  // named as this command spells it, not as the deck key
+    const std::string reason = e.what();
+    const auto but = reason.find("but ");
+    throw InputError("--device '" + a.device + "': " + (but == std::string::npos ? reason : reason.substr(but + 4)));
+  }
   int rank = 0, ranks = 1;
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   GRIDFLOW_MPI_CHECK(MPI_Comm_size(comm, &ranks));

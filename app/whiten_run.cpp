@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-constexpr double host_budget_bytes = 2.0 * (1u << 30);  // without --buffer-mb
+constexpr double host_budget_bytes = 1.0 * (1u << 30);  // without --buffer-mb
 constexpr double device_budget_share = 0.5;             // of the GPU's free memory, without --buffer-mb
 
 template <class T>
@@ -70,7 +70,7 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
       stream.emplace();
     }
   }
-  ChunkProgress progress(steps, rank == 0);
+  ChunkProgress progress(frames, rank == 0, "frames");
   for (long long step = 0; step < steps; ++step) {
     const long long f0 = step * chunk, count = rank == 0 ? std::min(chunk, frames - f0) : 0;
     const io::ArrayBlock block{{static_cast<hsize_t>(f0), 0, 0},
@@ -97,14 +97,17 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
         report.copy += seconds_since(t);
       } else {
         t = Clock::now();
-        for (long long k = 0; k < count; ++k) whitener->push(in.data() + k * frame_values, out.data() + k * frame_values, nullptr);
+        for (long long k = 0; k < count; ++k) {
+          whitener->push(in.data() + k * frame_values, out.data() + k * frame_values, nullptr);
+          progress.done(f0 + k + 1);
+        }
         report.filter += seconds_since(t);
       }
     }
     t = Clock::now();
     writer.write(block, rank == 0 ? out.data() : &idle);
     report.write += seconds_since(t);
-    progress.done(step + 1);
+    progress.done(f0 + chunk);
   }
   std::vector<double> shifts;
   if (rank == 0)
