@@ -102,6 +102,12 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
   GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   GRIDFLOW_MPI_CHECK(MPI_Comm_size(comm, &ranks));
 
+  if (rank == 0) {  // before the work, so a long run says what it is doing
+    std::printf("gridflow filter: %s on %s:%s (%s, %s) -> %s (%s)\n", filter_text(a).c_str(), a.input.c_str(), a.dataset.c_str(),
+                shape_text(request.shape).c_str(), io::to_string(request.shape.type), a.output.c_str(),
+                io::to_string(request.output_type()));
+    std::fflush(stdout);
+  }
   const auto start = std::chrono::steady_clock::now();
   const io::ArrayReader reader(a.input, a.dataset, comm);
   io::ArrayWriter writer(a.output, a.dataset, io::ArrayShape{request.shape.extent, request.output_type()}, comm);
@@ -110,10 +116,7 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
   writer.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rank == 0) {
-    std::printf("gridflow filter: %s on %s:%s (%s, %s) -> %s (%s)\n", filter_text(a).c_str(), a.input.c_str(), a.dataset.c_str(),
-                shape_text(request.shape).c_str(), io::to_string(request.shape.type), a.output.c_str(),
-                io::to_string(request.output_type()));
-    std::printf("gridflow filter: %.3f s on %d rank%s, %s (%s), %lld chunk%s of %lld rows per rank: read %.3f s, copy %.3f s, "
+    std::printf("gridflow filter: %.3f s on %d rank%s, %s (%s), %lld chunk%s of %lld along axis 0 per rank: read %.3f s, copy %.3f s, "
                 "filter %.3f s, write %.3f s, open and publish %.3f s\n",
                 seconds, ranks, ranks == 1 ? "" : "s", mesh::to_string(space).c_str(), r.kernel_path.c_str(), r.chunks,
                 r.chunks == 1 ? "" : "s", r.chunk_rows, r.read, r.copy, r.filter, r.write, seconds - r.total);
