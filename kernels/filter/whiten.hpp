@@ -4,10 +4,11 @@
 //
 // Shift convention. "The shift s of frame A against frame B" means A(y, x) ~ B(y - s_y, x - s_x):
 // A's content moved by +s. Whitener::shifts() reports S_t, frame t against frame 0 (S_0 = 0).
-// For a new frame F = frame t and a remembered frame M_k (k = 1..m, m = min(N, t) predecessors):
+// For a new frame F = frame t and a remembered frame M_k = frame t-k (k = 1..m, m = min(N, t)),
+// whose own S_k (short for S_{t-k}) is known:
 //   1. s_k, the shift of M_k against F, starts at S_k - S_{t-1} (F assumed where frame t-1 was)
 //      and is refined by the gradient least squares of whiten_point.hpp: the residual shift of
-//      M_k(y + s_k, x + s_k) against F, added to s_k, until both components of every frame's
+//      M_k(y + s_k_y, x + s_k_x) against F, added to s_k, until both components of every frame's
 //      update are below tolerance_px or max_refinements passes have run. With m > 1, pilot
 //      passes (as many, same stop) refine s_1 alone first, and every other guess moves with it
 //      (s_k = S_k - (S_{t-1} - s_1)): one frame's passes cost 1/m of a pass over all, and the

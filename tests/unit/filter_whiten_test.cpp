@@ -204,3 +204,53 @@ TEST(Whiten, RidgeSolveMatchesTheClosedForm) {
   whiten_solve_ridge({0.0, 0.0, 0.0, 0.0}, b, 2, 0.0);  // a zero frame: weights 0, not NaN
   EXPECT_EQ(b, (std::vector<double>{0.0, 0.0}));
 }
+
+TEST(Whiten, RefinementStopsAtTheToleranceOrAtTheLimit) {
+  StarFieldSpec spec;
+  spec.frames = 12;
+  const StarField field = make_star_field(spec);
+  auto passes = [&](double tolerance, int limit) {
+    WhitenParams p;
+    p.memory = 4;
+    p.tolerance_px = tolerance;
+    p.max_refinements = limit;
+    Whitener<double> w(spec.ny, spec.nx, p, mesh::MemorySpace::host);
+    whiten_all(w, field);
+    return w.refinements();
+  };
+  for (int r : passes(0.01, 1)) EXPECT_LE(r, 1);
+  const auto loose = passes(0.01, 10), tight = passes(1e-9, 10);
+  EXPECT_EQ(loose[0], 0);
+  int loose_sum = 0, tight_sum = 0;
+  for (int t = 1; t < spec.frames; ++t) {
+    EXPECT_GE(loose[t], 1);
+    EXPECT_LE(tight[t], 10);
+    EXPECT_GE(tight[t], loose[t]) << "frame " << t;
+    loose_sum += loose[t];
+    tight_sum += tight[t];
+  }
+  EXPECT_GT(tight_sum, loose_sum);  // 1e-9 px takes more passes than 0.01 px
+}
+
+TEST(Whiten, ALargerRidgeShrinksTheWeights) {
+  StarFieldSpec spec;
+  spec.frames = 6;
+  const StarField field = make_star_field(spec);
+  auto weight_sum = [&](double ridge) {
+    WhitenParams p;
+    p.memory = 4;
+    p.ridge = ridge;
+    Whitener<double> w(spec.ny, spec.nx, p, mesh::MemorySpace::host);
+    whiten_all(w, field);
+    double s = 0.0;
+    for (double a : w.last_weights()) s += a;
+    return s;
+  };
+  // The frames all look alike, so the weights sum to about 1 without a ridge; a ridge of eps times
+  // the mean diagonal pulls their sum towards 1 / (1 + eps / N') for the dominant direction.
+  const double none = weight_sum(0.0), some = weight_sum(0.1), lots = weight_sum(10.0);
+  EXPECT_NEAR(none, 1.0, 0.01);
+  EXPECT_LT(some, none);
+  EXPECT_LT(lots, some);
+  EXPECT_LT(lots, 0.5);
+}
