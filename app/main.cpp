@@ -1,9 +1,10 @@
 // gridflow DECK.toml [key=value ...]: runs the problem the deck describes on every rank of
 // MPI_COMM_WORLD. gridflow tune DECK.toml [key=value ...]: tunes its kernels and stores the
-// choice in the tuning cache, without running it. Bad input exits with status 2 and one message from rank 0; a failure inside a
-// run (CUDA, MPI, HDF5) prints "[rank r] ..." and aborts every rank, so none is left hanging; a
-// failure every rank meets alike (a solution no longer finite, a solve that did not converge)
-// exits with status 1 and one message from rank 0.
+// choice in the tuning cache, without running it. gridflow filter IN.h5 --dataset NAME --out OUT.h5
+// --filter KIND [...]: filters a dataset (app/filter_command.hpp). Bad input exits with status 2
+// and one message from rank 0; a failure inside a run (CUDA, MPI, HDF5) prints "[rank r] ..." and
+// aborts every rank, so none is left hanging; a failure every rank meets alike (a solution no
+// longer finite, a solve that did not converge) exits with status 1 and one message from rank 0.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@
 #include "mesh/check.hpp"
 #include "mesh/host_threads.hpp"
 #include "app/deck.hpp"
+#include "app/filter_command.hpp"
 #include "app/heat2d_run.hpp"
 #include "app/heat2d_tune.hpp"
 #include "app/poisson3d_run.hpp"
@@ -92,11 +94,14 @@ int main(int argc, char** argv) {
     std::vector<std::string> tune_overrides;
     tune->add_option("deck", tune_deck_path, "input deck (TOML)")->required();
     tune->add_option("overrides", tune_overrides, "key=value pairs that replace deck keys");
+    gridflow::app::FilterArguments filter_arguments;
+    std::vector<std::string> filter_settings;
+    CLI::App* filter = gridflow::app::add_filter_subcommand(app, filter_arguments, filter_settings);
     app.require_subcommand(0, 1);
     try {
       app.parse(argc, argv);
-      // The deck is optional only because the tune subcommand takes its own.
-      if (!tune->parsed() && deck_path.empty()) throw CLI::RequiredError("deck");
+      // The deck is optional only because the subcommands take their own arguments.
+      if (!tune->parsed() && !filter->parsed() && deck_path.empty()) throw CLI::RequiredError("deck");
     } catch (const CLI::ParseError& e) {
       // Every rank parses the same arguments; only rank 0 speaks.
       if (rank == 0) app.exit(e);
@@ -104,10 +109,13 @@ int main(int argc, char** argv) {
       MPI_Finalize();
       return status;
     }
-    if (tune->parsed()) signals.reset();
+    if (tune->parsed() || filter->parsed()) signals.reset();
     gridflow::mesh::share_host_threads(MPI_COMM_WORLD);
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    status = tune->parsed() ? tune_deck(tune_deck_path, tune_overrides) : run_deck(deck_path, overrides, summary);
+    // Kokkos reads a `--device N` of its own (and stops at 'gpu'): the filter's --device is not for it.
+    int kokkos_argc = filter->parsed() ? 1 : argc;
+    Kokkos::ScopeGuard kokkos(kokkos_argc, argv);
+    if (filter->parsed()) status = gridflow::app::run_filter_command(*filter, filter_arguments, filter_settings, MPI_COMM_WORLD);
+    else status = tune->parsed() ? tune_deck(tune_deck_path, tune_overrides) : run_deck(deck_path, overrides, summary);
   } catch (const gridflow::InputError& e) {
     if (rank == 0) std::fprintf(stderr, "gridflow: error: %s\n", e.what());
     status = 2;

@@ -27,6 +27,9 @@ class H5Handle {
   operator hid_t() const { return m_id; }
   /// Closes now, reporting failure (a collective close that fails must not pass silently).
   herr_t close() { return m_id >= 0 ? Close(std::exchange(m_id, H5I_INVALID_HID)) : 0; }
+  /// Gives the identifier up unclosed: on a failure path a collective close could wait forever for
+  /// ranks that never come (they are aborted instead).
+  hid_t release() { return std::exchange(m_id, H5I_INVALID_HID); }
 
  private:
   void reset() noexcept {
