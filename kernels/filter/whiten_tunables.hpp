@@ -8,7 +8,7 @@ struct WhitenTunables {
   int threads = 256;       ///< threads per block of the per-pixel kernels (shift sums, prediction);
                            ///< a multiple of 32 in 32..1024
   int blocks_per_sm = 4;   ///< grid of the shift-sum and correlation kernels: blocks_per_sm blocks per
-                           ///< SM walking the frame (fewer blocks, fewer atomics per sum), 1..32
+                           ///< SM walking the frame (fewer blocks, fewer slots per sum), 1..32
   int gram_tile = 256;     ///< pixels per shared-memory tile of the correlation kernel (gram_tile / 8
                            ///< columns by 8 rows): each block stages the N + 1 aligned values of its
                            ///< pixels, then one thread per matrix entry sums over the tile; halved
