@@ -11,7 +11,10 @@
 // N warm-up frames; the CPU reference is timed on --cpu-frames frames after its own N warm-up
 // frames (at 10 Mpx only when --cpu-large, as its warm-up alone takes minutes).
 //
-//   whiten_bench [--cases s512,s10mp] [--frames 1000] [--large-frames 100] [--cpu-frames 3] [--cpu-large] [--json FILE]
+// --tunables threads,blocks_per_sm,gram_tile,shift_chunk (repeatable) times each set in turn.
+//
+//   whiten_bench [--cases s512,s10mp] [--frames 1000] [--large-frames 100] [--cpu-frames 3] [--cpu-large]
+//                [--tunables 256,4,256,2 ...] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -20,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,7 +49,7 @@ struct Case {
 // a case does not).
 double cpu_ms_per_pixel = 0.0;
 
-json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, StreamHandle stream) {
+json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, const WhitenTunables& tunables, StreamHandle stream) {
   testing::StarFieldSpec spec;
   spec.ny = c.ny;
   spec.nx = c.nx;
@@ -64,7 +68,7 @@ json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, 
     mesh::copy_bytes(static_cast<char*>(frames.data()) + i * bytes, mesh::MemorySpace::device, host_frames[i].data(),
                      mesh::MemorySpace::host, bytes);
   auto frame = [&](long long t) { return reinterpret_cast<const float*>(static_cast<const char*>(frames.data()) + (t % c.distinct) * bytes); };
-  Whitener<float> gpu(c.ny, c.nx, params, mesh::MemorySpace::device);
+  Whitener<float> gpu(c.ny, c.nx, params, mesh::MemorySpace::device, tunables);
   for (int t = 0; t <= memory; ++t) gpu.push(frame(t), static_cast<float*>(out.data()), stream);
   mesh::synchronize(stream);
   mesh::Event start, stop;
@@ -97,6 +101,8 @@ json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, 
             {"precision", "float"},
             {"memory", memory},
             {"weights", to_string(params.weights)},
+            {"tunables", {{"threads", tunables.threads}, {"blocks_per_sm", tunables.blocks_per_sm}, {"gram_tile", tunables.gram_tile},
+                          {"shift_chunk", tunables.shift_chunk}}},
             {"gpu_frames_timed", c.frames},
             {"distinct_frames", c.distinct},
             {"gpu_us_per_frame", gpu_us},
@@ -105,8 +111,10 @@ json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, 
             {"read_N_frames_roof_us", read_roof_us},
             {"copy_N_frames_us", copy_us},
             {"ratio_to_roof", gpu_us / read_roof_us}};
-  std::printf("%-6s %dx%d N=%d: GPU %8.1f us/frame (%.2f shift passes), roof (read N frames) %6.1f us -> %.2fx roof; copy of N frames %6.1f us\n",
-              c.name.c_str(), c.ny, c.nx, memory, gpu_us, mean_passes, read_roof_us, gpu_us / read_roof_us, copy_us);
+  std::ostringstream tun;
+  tun << tunables;
+  std::printf("%-6s %dx%d N=%d %s: GPU %8.1f us/frame (%.2f shift passes), roof (read N frames) %6.1f us -> %.2fx roof; copy of N frames %6.1f us\n",
+              c.name.c_str(), c.ny, c.nx, memory, tun.str().c_str(), gpu_us, mean_passes, read_roof_us, gpu_us / read_roof_us, copy_us);
   if (cpu) {
     Whitener<float> host(c.ny, c.nx, params, mesh::MemorySpace::host);
     std::vector<float> host_out(n);
@@ -140,6 +148,7 @@ int main(int argc, char** argv) {
   int frames = 1000, large_frames = 100, cpu_frames = 3, memory = 20;
   bool cpu_large = false;
   std::string json_path;
+  std::vector<std::string> tunable_sets;
   app.add_option("--cases", cases, "cases to run")->delimiter(',');
   app.add_option("--frames", frames, "GPU frames timed at 512^2");
   app.add_option("--large-frames", large_frames, "GPU frames timed at 10 Mpx");
@@ -147,7 +156,20 @@ int main(int argc, char** argv) {
   app.add_option("--memory", memory, "N, the frames remembered");
   app.add_flag("--cpu-large", cpu_large, "time the CPU reference at 10 Mpx too");
   app.add_option("--json", json_path, "write the results here");
+  app.add_option("--tunables", tunable_sets, "threads,blocks_per_sm,gram_tile,shift_chunk of the CUDA kernels (repeatable)");
   CLI11_PARSE(app, argc, argv);
+  std::vector<WhitenTunables> tunables;
+  for (const auto& text : tunable_sets) {
+    WhitenTunables t;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%d,%d,%d,%d%c", &t.threads, &t.blocks_per_sm, &t.gram_tile, &t.shift_chunk, &tail) != 4 || !t.valid()) {
+      std::fprintf(stderr, "whiten_bench: --tunables '%s' is not threads,blocks_per_sm,gram_tile,shift_chunk of valid tunables\n",
+                   text.c_str());
+      return 2;
+    }
+    tunables.push_back(t);
+  }
+  if (tunables.empty()) tunables.emplace_back();
   if (!mesh::gpu_available()) {
     std::fprintf(stderr, "whiten_bench: no CUDA device\n");
     return 1;
@@ -158,15 +180,20 @@ int main(int argc, char** argv) {
   const double roof = bench::copy_bandwidth(std::size_t(2) << 30, 7, stream.get());
   std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
   json results = json::array();
-  for (const auto& name : cases) {
-    if (name == "s512") results.push_back(run_case({name, 512, 512, frames, 40}, memory, cpu_frames, cpu_frames > 0, roof, stream.get()));
-    else if (name == "s10mp")
-      results.push_back(run_case({name, 3162, 3162, large_frames, 24}, memory, cpu_frames, cpu_large && cpu_frames > 0, roof, stream.get()));
-    else {
+  for (const auto& name : cases)
+    if (name != "s512" && name != "s10mp") {
       std::fprintf(stderr, "whiten_bench: unknown case '%s' (s512, s10mp)\n", name.c_str());
       return 2;
     }
-  }
+  for (const auto& t : tunables)
+    for (const auto& name : cases) {
+      const bool first = &t == &tunables.front();  // the CPU reference once
+      if (name == "s512")
+        results.push_back(run_case({name, 512, 512, frames, 40}, memory, cpu_frames, first && cpu_frames > 0, roof, t, stream.get()));
+      else
+        results.push_back(
+            run_case({name, 3162, 3162, large_frames, 24}, memory, cpu_frames, first && cpu_large && cpu_frames > 0, roof, t, stream.get()));
+    }
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   const json result = {{"benchmark", "whiten_bench"}, {"gpu", mesh::current_gpu_description()}, {"gpu_count", 1},

@@ -68,7 +68,7 @@ Whitener<T>::Whitener(int ny, int nx, const WhitenParams& params, mesh::MemorySp
   if (!tunables.valid()) {
     std::ostringstream os;
     os << "whiten: invalid tunables " << tunables
-       << " (threads a multiple of 32 in 32..1024, blocks_per_sm 1..32, gram_tile a multiple of 32 in 32..512)";
+       << " (threads a multiple of 32 in 32..1024, blocks_per_sm 1..32, gram_tile a multiple of 32 in 32..512, shift_chunk 2 or 4)";
     throw Error(os.str());
   }
   const std::size_t frame_elems = static_cast<std::size_t>(ny) * nx;

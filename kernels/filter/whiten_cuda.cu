@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <limits>
+#include <type_traits>
 #include <sstream>
 
 #include "kernels/filter/whiten_cuda.hpp"
@@ -15,11 +17,10 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int shift_chunk = 4;         // frames whose sums one thread keeps in registers at once
 constexpr int strip = 8;               // rows one thread walks down a column, the 4 row interpolations
                                        // of a sample sliding along in registers
 constexpr int gram_threads = 256;      // threads of the correlation kernel: one per matrix entry
-constexpr int gram_pairs_per_thread = (max_whiten_memory + 1) * (max_whiten_memory + 2) / 2 / gram_threads + 1;
+constexpr int gram_pairs_max = (max_whiten_memory + 1) * (max_whiten_memory + 2) / 2;
 constexpr std::size_t default_shared = 48 * 1024;
 
 __device__ inline double warp_sum(double v) {
@@ -69,20 +70,71 @@ struct ColumnSampler {
   }
 };
 
-// Sums of one pass live in sets of (3 + 2N) doubles: u, v, w, then p_k, q_k per frame. Pass i
-// accumulates into set i % 3 while block 0 zeroes set (i + 1) % 3, which every block finished
-// reading two barriers ago. Pilot passes (frame 1 alone) come first when m > 1.
-constexpr int shift_threads_max = 256;  // two blocks of 256 per SM: registers capped at 128
-
+// ColumnSampler's samples where no tap needs clamping (the pixels a shift pass counts, see
+// whiten_margin): the same T operations in the same order, from one pointer and three rows, so a
+// block keeps several frames' samplers in few registers.
 template <class T>
-__global__ void __launch_bounds__(shift_threads_max, 2) shift_passes_kernel(WhitenFrame<T> job, double tolerance, int max_passes, double* sums, int set) {
+struct InteriorSampler {
+  const T* next;  // the first tap of the row the next h3 comes from
+  T h0, h1, h2;
+
+  __device__ static T row(const T* p, const WhitenStencil<T>& s) { return s.wx[0] * p[0] + s.wx[1] * p[1] + s.wx[2] * p[2] + s.wx[3] * p[3]; }
+  /// Starts at output row y of column x.
+  __device__ void start(const T* f, int nx, const WhitenStencil<T>& s, int y, int x) {
+    const T* p = f + static_cast<std::ptrdiff_t>(y + s.oy - 1) * nx + (x + s.ox - 1);
+    h0 = row(p, s);
+    h1 = row(p + nx, s);
+    h2 = row(p + 2 * nx, s);
+    next = p + 3 * nx;
+  }
+  /// The sample at the current row; moves one row down.
+  __device__ T sample(int nx, const WhitenStencil<T>& s) {
+    const T h3 = row(next, s);
+    next += nx;
+    T v = 0;
+    v += s.wy[0] * h0;
+    v += s.wy[1] * h1;
+    v += s.wy[2] * h2;
+    v += s.wy[3] * h3;
+    h0 = h1;
+    h1 = h2;
+    h2 = h3;
+    return v;
+  }
+};
+
+// A pass spreads its `active` frames over ceil(active / CHUNK) chunks: block b sums chunk
+// b % chunks over the pixel strips of group b / chunks (the blocks past the last full group idle).
+// Its sums go to its slot: u, v, w, then p, q of the chunk's frames. After a barrier, block i adds
+// sum i (u, v, w, then p_k, q_k) over the groups' slots in group order into `totals`; after a
+// second barrier every block reads the totals. Pilot passes (frame 1 alone) come first when m > 1.
+constexpr int shift_threads_max = 256;
+constexpr int shift_slot = whiten_cuda_shift_slot;
+
+// Sum of v over the block, the same order every run; every thread calls it, thread 0 gets it.
+__device__ inline double block_sum(double v, double* s_warps) {
+  v = warp_sum(v);
+  if (threadIdx.x % 32 == 0) s_warps[threadIdx.x / 32] = v;
+  __syncthreads();
+  double total = 0.0;
+  if (threadIdx.x == 0)
+    for (int w = 0; w < static_cast<int>(blockDim.x / 32); ++w) total += s_warps[w];
+  __syncthreads();
+  return total;
+}
+
+template <class T, int CHUNK>
+__global__ void __launch_bounds__(shift_threads_max, CHUNK == 2 ? 3 : 2)
+    shift_passes_kernel(WhitenFrame<T> job, double tolerance, int max_passes, double* totals, double* slots) {
+  static_assert(3 + 2 * CHUNK <= shift_slot, "a block's sums fit its slot");
   cg::grid_group grid = cg::this_grid();
   __shared__ double s_shift[2 * max_whiten_memory];
-  __shared__ double s_sums[3 + 2 * max_whiten_memory];
-  __shared__ WhitenStencil<T> s_stencil[max_whiten_memory];
+  __shared__ double s_warp[shift_threads_max / 32][3 + 2 * CHUNK];
+  __shared__ double s_warps[shift_threads_max / 32];
+  __shared__ WhitenStencil<T> s_stencil[CHUNK];
   __shared__ const T* s_frames[max_whiten_memory];  // the pointer table, indexed at run time
   __shared__ int s_margin, s_more;
-  const int m = job.m, ny = job.ny, nx = job.nx, tid = threadIdx.x, lane = tid % 32;
+  const int m = job.m, ny = job.ny, nx = job.nx, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const double* S = job.history;
   const long long t = job.t;
   for (int k = tid; k < m; k += blockDim.x) {
@@ -94,7 +146,9 @@ __global__ void __launch_bounds__(shift_threads_max, 2) shift_passes_kernel(Whit
   int pilot_passes = 0, full_passes = 0;
   for (int pass = 0;; ++pass) {
     const int active = pilot ? 1 : m;
-    double* cur = sums + (pass % 3) * set;
+    const int chunks = (active + CHUNK - 1) / CHUNK, groups = static_cast<int>(gridDim.x) / chunks;
+    const int chunk = blockIdx.x % chunks, group = blockIdx.x / chunks, k0 = chunk * CHUNK;
+    const int mine = min(CHUNK, active - k0);  // frames of this block's chunk
     __syncthreads();
     if (tid == 0) {
       double max_abs = 0.0;
@@ -102,82 +156,78 @@ __global__ void __launch_bounds__(shift_threads_max, 2) shift_passes_kernel(Whit
       s_margin = whiten_margin(max_abs);
       s_more = 0;
     }
-    for (int k = tid; k < active; k += blockDim.x) s_stencil[k] = whiten_stencil<T>(s_shift[2 * k], s_shift[2 * k + 1]);
-    for (int i = tid; i < 3 + 2 * active; i += blockDim.x) s_sums[i] = 0.0;
-    if (blockIdx.x == 0) {
-      double* next = sums + ((pass + 1) % 3) * set;
-      for (int i = tid; i < set; i += blockDim.x) next[i] = 0.0;
-    }
+    if (tid < mine) s_stencil[tid] = whiten_stencil<T>(s_shift[2 * (k0 + tid)], s_shift[2 * (k0 + tid) + 1]);
     __syncthreads();
-    // Work items: a column x and a strip of rows from y0, over the counted pixels.
-    const int margin = s_margin;
-    const int wy = ny - 2 * margin, wx = nx - 2 * margin;
-    const int strips = wy > 0 ? (wy + strip - 1) / strip : 0;
-    const long long items = wx > 0 ? static_cast<long long>(wx) * strips : 0;
-    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (int k0 = 0; k0 < active; k0 += shift_chunk) {
-      double p[shift_chunk], q[shift_chunk];
-      double u = 0.0, v = 0.0, w = 0.0;
+    if (group < groups) {
+      // Work items: a column x and a strip of rows from y0, over the counted pixels.
+      const int margin = s_margin;
+      const int wy = ny - 2 * margin, wx = nx - 2 * margin;
+      const int strips = wy > 0 ? (wy + strip - 1) / strip : 0;
+      const int items = wx > 0 ? wx * strips : 0;  // below 2^31: the launcher checks the frame size
+      const int stride = groups * static_cast<int>(blockDim.x);
+      double sum[3 + 2 * CHUNK];
 #pragma unroll
-      for (int j = 0; j < shift_chunk; ++j) p[j] = q[j] = 0.0;
-      for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + tid; i < items; i += stride) {
-        const int x = margin + static_cast<int>(i % wx);
-        const int y0 = margin + static_cast<int>(i / wx) * strip;
+      for (int j = 0; j < 3 + 2 * CHUNK; ++j) sum[j] = 0.0;
+      for (int i = group * static_cast<int>(blockDim.x) + tid; i < items; i += stride) {
+        const int x = margin + i % wx;
+        const int y0 = margin + (i / wx) * strip;
         const int rows = min(strip, ny - margin - y0);
-        ColumnSampler<T> cs[shift_chunk];
+        InteriorSampler<T> cs[CHUNK];
 #pragma unroll
-        for (int j = 0; j < shift_chunk; ++j)
-          if (k0 + j < active) cs[j].start(s_frames[k0 + j], ny, nx, &s_stencil[k0 + j], y0, x);
+        for (int j = 0; j < CHUNK; ++j)
+          if (j < mine) cs[j].start(s_frames[k0 + j], nx, s_stencil[j], y0, x);
         // Rows outer, frames inner: the gradient once per row, the frames' loads independent.
 #pragma unroll
         for (int l = 0; l < strip; ++l)
           if (l < rows) {
             const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y0 + l, x);
-            if (k0 == 0) {
-              u += d.h * d.h;
-              v += d.h * d.g;
-              w += d.g * d.g;
-            }
+            sum[0] += d.h * d.h;
+            sum[1] += d.h * d.g;
+            sum[2] += d.g * d.g;
 #pragma unroll
-            for (int j = 0; j < shift_chunk; ++j)
-              if (k0 + j < active) {
-                const double diff = static_cast<double>(cs[j].sample()) - d.r;
-                p[j] += d.g * diff;
-                q[j] += d.h * diff;
+            for (int j = 0; j < CHUNK; ++j)
+              if (j < mine) {
+                const double diff = static_cast<double>(cs[j].sample(nx, s_stencil[j])) - d.r;
+                sum[3 + 2 * j] += d.g * diff;
+                sum[4 + 2 * j] += d.h * diff;
               }
           }
       }
-      if (k0 == 0) {
-        u = warp_sum(u);
-        v = warp_sum(v);
-        w = warp_sum(w);
-        if (lane == 0) {
-          atomicAdd(&s_sums[0], u);
-          atomicAdd(&s_sums[1], v);
-          atomicAdd(&s_sums[2], w);
-        }
-      }
 #pragma unroll
-      for (int j = 0; j < shift_chunk; ++j)
-        if (k0 + j < active) {
-          const double pj = warp_sum(p[j]), qj = warp_sum(q[j]);
-          if (lane == 0) {
-            atomicAdd(&s_sums[3 + 2 * (k0 + j)], pj);
-            atomicAdd(&s_sums[4 + 2 * (k0 + j)], qj);
-          }
-        }
+      for (int j = 0; j < 3 + 2 * CHUNK; ++j) {
+        const double v = warp_sum(sum[j]);
+        if (lane == 0) s_warp[warp][j] = v;
+      }
+      __syncthreads();
+      if (tid < 3 + 2 * CHUNK) {
+        double v = 0.0;
+        for (int w = 0; w < static_cast<int>(blockDim.x / 32); ++w) v += s_warp[w][tid];
+        slots[static_cast<std::size_t>(blockIdx.x) * shift_slot + tid] = v;
+      }
     }
-    __syncthreads();
-    for (int i = tid; i < 3 + 2 * active; i += blockDim.x) atomicAdd(&cur[i], s_sums[i]);
     grid.sync();
-    // Every block applies the same updates to the same sums: no second barrier.
+    const int sums = 3 + 2 * active;
+    for (int i = blockIdx.x; i < sums; i += gridDim.x) {  // the same i for the whole block
+      int c = 0, j = i;
+      if (i >= 3) {
+        const int k = (i - 3) / 2;
+        c = k / CHUNK;
+        j = 3 + 2 * (k % CHUNK) + (i - 3) % 2;
+      }
+      double v = 0.0;
+      for (int g = tid; g < groups; g += blockDim.x) v += __ldcg(&slots[static_cast<std::size_t>(c + g * chunks) * shift_slot + j]);
+      v = block_sum(v, s_warps);
+      if (tid == 0) totals[i] = v;
+    }
+    grid.sync();
+    // Every block applies the same updates to the same totals.
     for (int k = tid; k < active; k += blockDim.x) {
       WhitenShiftSums ss;
-      ss.u = __ldcg(cur);
-      ss.v = __ldcg(cur + 1);
-      ss.w = __ldcg(cur + 2);
-      ss.p = __ldcg(cur + 3 + 2 * k);
-      ss.q = __ldcg(cur + 4 + 2 * k);
+      ss.u = __ldcg(totals);
+      ss.v = __ldcg(totals + 1);
+      ss.w = __ldcg(totals + 2);
+      ss.p = __ldcg(totals + 3 + 2 * k);
+      ss.q = __ldcg(totals + 4 + 2 * k);
       double dy, dx;
       whiten_shift_update(ss, dy, dx);
       s_shift[2 * k] += dy;
@@ -258,12 +308,15 @@ __device__ bool gauss_jordan(double* a, int n, double ridge) {
 }
 
 // The correlations of the m basis frames and F (index m), one thread per entry (k >= l), over
-// shared-memory tiles of tile_x columns by `strip` rows; block sums finished with atomics; the
-// last block to finish solves for the weights.
-template <class T>
+// shared-memory tiles of tile_x columns by `strip` rows. Each block writes its sums to its slot
+// (pair-major: entry e of block b at slots[b * pairs + e]); the last block of each group of
+// whiten_cuda_gram_group blocks adds the group's slots in block order into the group's slot, and
+// the last group to finish adds the groups in order into `gram` and solves for the weights.
+// PAIRS: matrix entries per thread (the kernel is built for 1, 2, 4 and 9: few registers where the
+// memory is small, so more blocks share an SM).
+template <class T, int PAIRS>
 __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, bool aligned, int degree, double ridge, int tile_x,
-                                                            double* gram, double* shift_sums, int shift_sum_doubles,
-                                                            unsigned* counter) {
+                                                            double* gram, double* slots, double* group_slots, unsigned* counters) {
   extern __shared__ double smem[];
   __shared__ WhitenStencil<T> s_stencil[max_whiten_memory];
   __shared__ const T* s_frames[max_whiten_memory];
@@ -272,15 +325,13 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
   const int m = job.m, n = m + 1, ny = job.ny, nx = job.nx, tid = threadIdx.x;
   const int tile = tile_x * strip, row = tile + 1;  // padded: one pixel's values fall in different banks
   for (int k = tid; k < m; k += blockDim.x) s_frames[k] = job.remembered[k];
-  if (blockIdx.x == 0)
-    for (int i = tid; i < shift_sum_doubles; i += blockDim.x) shift_sums[i] = 0.0;  // for the next frame
   if (aligned)
     for (int k = tid; k < m; k += blockDim.x) s_stencil[k] = whiten_stencil<T>(job.pair_shift[2 * k], job.pair_shift[2 * k + 1]);
   const int pairs = n * (n + 1) / 2;
-  int pk[gram_pairs_per_thread], pl[gram_pairs_per_thread];
-  double acc[gram_pairs_per_thread];
+  int pk[PAIRS], pl[PAIRS];
+  double acc[PAIRS];
 #pragma unroll
-  for (int j = 0; j < gram_pairs_per_thread; ++j) {
+  for (int j = 0; j < PAIRS; ++j) {
     const int idx = tid + j * gram_threads;
     int k = static_cast<int>((sqrt(8.0 * idx + 1.0) - 1.0) / 2.0);
     while (k * (k + 1) / 2 > idx) --k;
@@ -319,7 +370,7 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
     }
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < gram_pairs_per_thread; ++j)
+    for (int j = 0; j < PAIRS; ++j)
       if (tid + j * gram_threads < pairs) {
         const T* a = vals + pk[j] * row;
         const T* b = vals + pl[j] * row;
@@ -335,14 +386,39 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
     __syncthreads();
   }
 #pragma unroll
-  for (int j = 0; j < gram_pairs_per_thread; ++j)
-    if (tid + j * gram_threads < pairs) atomicAdd(&gram[pk[j] * n + pl[j]], acc[j]);
+  for (int j = 0; j < PAIRS; ++j)
+    if (tid + j * gram_threads < pairs) slots[static_cast<std::size_t>(blockIdx.x) * pairs + tid + j * gram_threads] = acc[j];
+  // The group's last block adds the group's slots, the last group's the groups' (block order).
+  const int group = blockIdx.x / whiten_cuda_gram_group, groups = (gridDim.x + whiten_cuda_gram_group - 1) / whiten_cuda_gram_group;
+  const int first = group * whiten_cuda_gram_group, members = min(whiten_cuda_gram_group, static_cast<int>(gridDim.x) - first);
   __threadfence();
   __syncthreads();
-  if (tid == 0) s_last = atomicAdd(counter, 1u) == gridDim.x - 1;
+  if (tid == 0) s_last = atomicAdd(&counters[group], 1u) == static_cast<unsigned>(members - 1);
   __syncthreads();
   if (!s_last) return;
   __threadfence();
+  for (int e = tid; e < pairs; e += blockDim.x) {
+    double v = 0.0;
+    for (int b = first; b < first + members; ++b) v += __ldcg(&slots[static_cast<std::size_t>(b) * pairs + e]);
+    group_slots[static_cast<std::size_t>(group) * pairs + e] = v;
+  }
+  if (tid == 0) counters[group] = 0u;  // for the next frame
+  __threadfence();
+  __syncthreads();
+  if (tid == 0) s_last = atomicAdd(&counters[whiten_cuda_max_gram_blocks / whiten_cuda_gram_group], 1u) == static_cast<unsigned>(groups - 1);
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  for (int e = tid; e < pairs; e += blockDim.x) {
+    double v = 0.0;
+    for (int g = 0; g < groups; ++g) v += __ldcg(&group_slots[static_cast<std::size_t>(g) * pairs + e]);
+    int k = static_cast<int>((sqrt(8.0 * e + 1.0) - 1.0) / 2.0);
+    while (k * (k + 1) / 2 > e) --k;
+    while ((k + 1) * (k + 2) / 2 <= e) ++k;
+    gram[k * n + (e - k * (k + 1) / 2)] = v;
+  }
+  if (tid == 0) counters[whiten_cuda_max_gram_blocks / whiten_cuda_gram_group] = 0u;
+  __syncthreads();
 
   // The last block: G (m x m, from the entries k >= l) and b_k = <B_k, F> (entry (m, k)).
   const int terms = whiten_polynomial_terms(degree);
@@ -398,8 +474,6 @@ __global__ void __launch_bounds__(gram_threads) gram_kernel(WhitenFrame<T> job, 
       job.weights[k] = ok ? a : 0.0;
     }
   }
-  for (int e = tid; e < n * n; e += blockDim.x) gram[e] = 0.0;  // for the next frame
-  if (tid == 0) *counter = 0u;
 }
 
 // out = F - sum_k a_k B_k and the ring slot's copy of F. A block is 32 columns by `predict_groups`
@@ -468,9 +542,14 @@ __global__ void __launch_bounds__(32 * predict_groups) predict_kernel(WhitenFram
 
 int shift_threads(const WhitenTunables& t) { return std::min(t.threads, shift_threads_max); }
 
+template <class T>
+const void* shift_kernel(int chunk) {
+  return chunk == 4 ? reinterpret_cast<const void*>(&shift_passes_kernel<T, 4>) : reinterpret_cast<const void*>(&shift_passes_kernel<T, 2>);
+}
+
 // The launch shapes that depend only on the device and the tunables, found once per thread.
 struct LaunchShape {
-  int device = -1, threads = 0, blocks_per_sm = 0;
+  int device = -1, threads = 0, blocks_per_sm = 0, shift_chunk = 0;
   int sms = 0, shift_blocks = 0;
   std::size_t gram_static_shared = 0;  // the correlation kernel's own shared memory
 };
@@ -480,21 +559,25 @@ const LaunchShape& launch_shape(const WhitenTunables& tunables) {
   thread_local LaunchShape shape;
   int device = 0;
   GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
-  if (shape.device == device && shape.threads == tunables.threads && shape.blocks_per_sm == tunables.blocks_per_sm) return shape;
+  if (shape.device == device && shape.threads == tunables.threads && shape.blocks_per_sm == tunables.blocks_per_sm &&
+      shape.shift_chunk == tunables.shift_chunk)
+    return shape;
   shape.device = device;
   shape.threads = tunables.threads;
   shape.blocks_per_sm = tunables.blocks_per_sm;
+  shape.shift_chunk = tunables.shift_chunk;
   GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&shape.sms, cudaDevAttrMultiProcessorCount, device));
   int per_sm = 0;
-  GRIDFLOW_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shift_passes_kernel<T>, shift_threads(tunables), 0));
+  GRIDFLOW_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shift_kernel<T>(tunables.shift_chunk), shift_threads(tunables), 0));
   if (per_sm < 1) {
     std::ostringstream os;
     os << "whiten: the shift kernel cannot run " << tunables << " (no block fits on an SM)";
     throw Error(os.str());
   }
-  shape.shift_blocks = std::min(per_sm, tunables.blocks_per_sm) * shape.sms;
+  // Co-resident (cooperative launch) and within the slots of the work buffer.
+  shape.shift_blocks = std::min(std::min(per_sm, tunables.blocks_per_sm) * shape.sms, whiten_cuda_max_shift_blocks);
   cudaFuncAttributes attr{};
-  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attr, gram_kernel<T>));
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attr, gram_kernel<T, gram_pairs_max / gram_threads + 1>));  // all share the static part
   shape.gram_static_shared = attr.sharedSizeBytes;
   return shape;
 }
@@ -506,18 +589,26 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
                               unsigned* counters, StreamHandle stream) {
   WhitenFrame<T> job = job_in;
   const int n_mem = params.memory;
+  const std::size_t pairs_max = static_cast<std::size_t>(n_mem + 1) * (n_mem + 2) / 2;
   job.weights = work;
   job.pair_shift = work + n_mem;
-  double* shift_sums = work + 3 * n_mem;
-  int set = 3 + 2 * n_mem;
-  double* gram = shift_sums + 3 * set;
+  double* shift_totals = work + 3 * n_mem;
+  double* shift_slots = shift_totals + 3 + 2 * n_mem;
+  double* gram = shift_slots + static_cast<std::size_t>(whiten_cuda_max_shift_blocks) * whiten_cuda_shift_slot;
+  double* gram_slots = gram + static_cast<std::size_t>(n_mem + 1) * (n_mem + 1);
+  double* gram_group_slots = gram_slots + static_cast<std::size_t>(whiten_cuda_max_gram_blocks) * pairs_max;
   const bool aligned = params.weights == WhitenWeights::least_squares;
   const LaunchShape& shape = launch_shape<T>(tunables);
+  if (static_cast<long long>(job.ny) * job.nx > std::numeric_limits<int>::max()) {
+    std::ostringstream os;
+    os << "whiten: the CUDA variant takes frames of fewer than 2^31 pixels (got " << job.ny << " x " << job.nx << ")";
+    throw Error(os.str());
+  }
   if (job.m > 0) {
     double tolerance = params.tolerance_px;
     int max_passes = params.max_refinements;
-    void* args[] = {&job, &tolerance, &max_passes, &shift_sums, &set};
-    GRIDFLOW_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&shift_passes_kernel<T>), dim3(shape.shift_blocks),
+    void* args[] = {&job, &tolerance, &max_passes, &shift_totals, &shift_slots};
+    GRIDFLOW_CUDA_CHECK(cudaLaunchCooperativeKernel(shift_kernel<T>(tunables.shift_chunk), dim3(shape.shift_blocks),
                                                     dim3(shift_threads(tunables)), args, 0, stream));
 
     const int m = job.m, n = m + 1;
@@ -535,9 +626,18 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
       throw Error(os.str());
     }
     const long long tiles = static_cast<long long>((job.nx + tile_x - 1) / tile_x) * ((job.ny + strip - 1) / strip);
-    const int blocks = static_cast<int>(std::min<long long>(tiles, static_cast<long long>(shape.sms) * tunables.blocks_per_sm));
-    gram_kernel<T><<<blocks, gram_threads, bytes, stream>>>(job, aligned, params.degree, params.ridge, tile_x, gram, shift_sums, 3 * set,
-                                                           counters);
+    const long long wanted = std::min<long long>(static_cast<long long>(shape.sms) * tunables.blocks_per_sm, whiten_cuda_max_gram_blocks);
+    const int blocks = static_cast<int>(std::min<long long>(tiles, wanted));
+    const int pairs = n * (n + 1) / 2;
+    auto gram_kernel_for = [&](auto per_thread) {
+      gram_kernel<T, decltype(per_thread)::value><<<blocks, gram_threads, bytes, stream>>>(job, aligned, params.degree, params.ridge, tile_x, gram,
+                                                                                         gram_slots, gram_group_slots, counters);
+    };
+    static_assert(9 * gram_threads >= gram_pairs_max, "the widest correlation kernel covers every pair");
+    if (pairs <= gram_threads) gram_kernel_for(std::integral_constant<int, 1>{});
+    else if (pairs <= 2 * gram_threads) gram_kernel_for(std::integral_constant<int, 2>{});
+    else if (pairs <= 4 * gram_threads) gram_kernel_for(std::integral_constant<int, 4>{});
+    else gram_kernel_for(std::integral_constant<int, 9>{});
     GRIDFLOW_CUDA_CHECK(cudaGetLastError());
   }
   static_assert(strip == predict_groups, "the prediction's groups finish one row of the strip each");

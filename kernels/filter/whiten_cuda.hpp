@@ -1,19 +1,22 @@
 #pragma once
 // Launcher of the CUDA whitening variant; no CUDA syntax, so whiten.cpp calls it. Per frame, on
 // `stream`, no host round trip:
-//   1. the shift passes (pilot passes included): one cooperative launch; each pass sums, for all
-//      its frames at once, the products of whiten_point.hpp (warp sums, then block sums in shared
-//      memory, finished with atomics in device memory), then a grid-wide barrier, after which
-//      every block applies the same updates and tests the tolerance; the last pass writes s_k
-//      and S_t;
+//   1. the shift passes (pilot passes included): one cooperative launch. A pass spreads its m
+//      frames over ceil(m / shift_chunk) groups of blocks, every group walking all the counted
+//      pixels for its frames, so all frames' sums run at once on every SM. Each block writes its
+//      sums to its own slot; after a grid barrier, block i adds sum i over the slots in slot
+//      order; after a second barrier every block applies the same updates and tests the tolerance;
+//      the last pass writes s_k and S_t;
 //   2. the correlations G, b: shared-memory tiles of the m aligned frames and F, one thread per
-//      matrix entry, block sums finished with atomics; the last block to finish solves the ridge
-//      system (Gauss-Jordan in shared memory) and writes the weights;
+//      matrix entry, every block's sums to its own slot; the last block of each group of 32 adds
+//      the group's slots in order, and the last group to finish adds the groups in order and
+//      solves the ridge system (Gauss-Jordan in shared memory);
 //   3. the prediction, subtraction and the copy of F into the ring, fused per pixel, the frames
 //      split over 8 thread groups whose partial sums meet in shared memory.
-// Each thread walks a strip of 8 rows down one column, so a cubic sample costs one new row
-// interpolation (4 loads) instead of 16. Sums land in an order that varies from run to run
-// (atomics): shifts and outputs agree with the host reference to rounding, not bitwise.
+// No floating-point atomics: every sum is added in an order fixed by the launch shape (device
+// and tunables), so a stream gives bitwise the same shifts and outputs run after run. Each thread
+// walks a strip of 8 rows down one column, so a cubic sample costs one new row interpolation
+// (4 loads) instead of 16.
 #include <cstddef>
 
 #include "kernels/filter/whiten_frame.hpp"
@@ -22,16 +25,28 @@
 
 namespace gridflow::kernels::filter {
 
-/// Doubles of the work buffer for memory N (zeroed once before the first frame): the weights
-/// (N), the pair shifts (2N), three sets of shift sums (3 + 2N each), the correlations (N+1)^2.
+/// Most blocks of a shift pass and of the correlation kernel (their slots sit in the work buffer).
+inline constexpr int whiten_cuda_max_shift_blocks = 2048;
+inline constexpr int whiten_cuda_max_gram_blocks = 1024;
+/// Blocks of the correlation kernel whose slots the group's last block adds up.
+inline constexpr int whiten_cuda_gram_group = 32;
+/// Doubles of one shift-pass block's slot: u, v, w and (p, q) of up to 4 frames.
+inline constexpr int whiten_cuda_shift_slot = 3 + 2 * 4;
+
+/// Doubles of the work buffer for memory N: the weights (N), the pair shifts (2N), the shift
+/// totals (3 + 2N), the shift slots, the correlations (N+1)^2, the correlation slots of every
+/// block and of every group (one entry k >= l per pair).
 inline std::size_t whiten_cuda_work_doubles(int memory) {
-  const std::size_t n = memory;
-  return n + 2 * n + 3 * (3 + 2 * n) + (n + 1) * (n + 1);
+  const std::size_t n = memory, pairs = (n + 1) * (n + 2) / 2;
+  const std::size_t groups = whiten_cuda_max_gram_blocks / whiten_cuda_gram_group;
+  return n + 2 * n + (3 + 2 * n) + std::size_t(whiten_cuda_max_shift_blocks) * whiten_cuda_shift_slot + (n + 1) * (n + 1) +
+         (std::size_t(whiten_cuda_max_gram_blocks) + groups) * pairs;
 }
 /// Where the weights a_1..a_m sit in the work buffer.
 inline const double* whiten_cuda_weights(const double* work, int /*memory*/) { return work; }
-/// Unsigned counters the launcher needs (zeroed once before the first frame).
-inline constexpr std::size_t whiten_cuda_counters = 2;
+/// Unsigned counters the launcher needs (zeroed once before the first frame): one per group of
+/// correlation blocks and one for the groups.
+inline constexpr std::size_t whiten_cuda_counters = whiten_cuda_max_gram_blocks / whiten_cuda_gram_group + 1;
 
 /// Enqueues one frame's whitening on `stream`. `job` points into device memory except its
 /// weights and pair_shift, which the launcher places in `work` (whiten_cuda_work_doubles(N)).

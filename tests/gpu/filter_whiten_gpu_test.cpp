@@ -1,6 +1,7 @@
-// The CUDA whitening variant against the CPU reference on the same stream of star-field frames.
-// Not bitwise: the device finishes its sums with atomics, in an order that varies from run to run,
-// and solves by Gauss-Jordan where the host uses Cholesky; the aligned samples themselves are the
+// The CUDA whitening variant against the CPU reference on the same stream of star-field frames,
+// and against itself: two device runs of one stream agree bitwise (no floating-point atomics).
+// Not bitwise against the host: the device adds its sums in another order (block slots) and
+// solves by Gauss-Jordan where the host uses Cholesky; the aligned samples themselves are the
 // same T operations on both sides (no FMA contraction). So shifts agree to 1e-4 px and outputs to
 // a bound from the weights' rounding times the frames' magnitude (about 500 here): 2e-3 in float,
 // 1e-6 in double.
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "gpu_test_support.hpp"
@@ -81,6 +83,7 @@ TEST(WhitenGpu, LeastSquaresMatchesTheHostReference) {
   p.memory = 8;
   expect_device_matches_host<float>(small_field(128, 128, 30), p, {}, false);
   expect_device_matches_host<double>(small_field(128, 128, 30), p, {}, false);
+  expect_device_matches_host<float>(small_field(128, 128, 30), p, {256, 4, 256, 4}, false);  // four frames per shift block
   p.memory = 20;
   expect_device_matches_host<float>(small_field(97, 131, 26), p, {128, 1, 64}, true);  // odd sizes, in place, other tunables
 }
@@ -130,7 +133,62 @@ TEST(WhitenGpu, FieldsOnTheDeviceGiveTheContiguousResult) {
     mesh::copy_bytes(want.data(), mesh::MemorySpace::host, d_out.data(), mesh::MemorySpace::device, want.size() * sizeof(float));
     hout.copy_from(dout);
     for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < nx; ++x)  // two device runs: their atomics may add in different orders
-        ASSERT_NEAR(hout(2 + x, 7 + y), want[y * nx + x], 2e-3) << "frame " << t << " at " << y << ", " << x;
+      for (int x = 0; x < nx; ++x)  // the same sums in the same order: bitwise
+        ASSERT_EQ(hout(2 + x, 7 + y), want[y * nx + x]) << "frame " << t << " at " << y << ", " << x;
   }
+}
+
+namespace {
+
+// Two Whiteners, the same stream, the same tunables: bitwise equal outputs, shifts, pass counts
+// and weights, for every shift chunk and both weightings (a sum finished by atomics differs in
+// its last bits from run to run, and the output follows it).
+template <class T>
+void expect_two_runs_bitwise_equal(const StarFieldSpec& spec, const WhitenParams& params, const WhitenTunables& tunables) {
+  const auto field = make_star_field(spec);
+  const std::size_t n = static_cast<std::size_t>(spec.ny) * spec.nx;
+  Whitener<T> first(spec.ny, spec.nx, params, mesh::MemorySpace::device, tunables);
+  Whitener<T> second(spec.ny, spec.nx, params, mesh::MemorySpace::device, tunables);
+  mesh::Stream stream;
+  mesh::Buffer d_in(n * sizeof(T), mesh::MemorySpace::device), d_a(n * sizeof(T), mesh::MemorySpace::device),
+      d_b(n * sizeof(T), mesh::MemorySpace::device);
+  std::size_t differing = 0;
+  for (int t = 0; t < spec.frames; ++t) {
+    const std::vector<T> in(field.frames[t].begin(), field.frames[t].end());
+    mesh::copy_bytes(d_in.data(), mesh::MemorySpace::device, in.data(), mesh::MemorySpace::host, n * sizeof(T));
+    first.push(static_cast<const T*>(d_in.data()), static_cast<T*>(d_a.data()), stream.get());
+    second.push(static_cast<const T*>(d_in.data()), static_cast<T*>(d_b.data()), stream.get());
+    std::vector<T> a(n), b(n);
+    mesh::copy_bytes(a.data(), mesh::MemorySpace::host, d_a.data(), mesh::MemorySpace::device, n * sizeof(T));
+    mesh::copy_bytes(b.data(), mesh::MemorySpace::host, d_b.data(), mesh::MemorySpace::device, n * sizeof(T));
+    for (std::size_t i = 0; i < n; ++i) differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
+    const auto wa = first.last_weights(), wb = second.last_weights();
+    ASSERT_EQ(wa.size(), wb.size());
+    for (std::size_t k = 0; k < wa.size(); ++k) EXPECT_EQ(std::memcmp(&wa[k], &wb[k], sizeof(double)), 0) << "frame " << t << " k " << k;
+  }
+  EXPECT_EQ(differing, 0u) << tunables << ": output values that differ between the two runs";
+  const auto sa = first.shifts(), sb = second.shifts();
+  ASSERT_EQ(sa.size(), sb.size());
+  for (std::size_t t = 0; t < sa.size(); ++t) {
+    EXPECT_EQ(std::memcmp(&sa[t].y, &sb[t].y, sizeof(double)), 0) << "frame " << t << ": " << sa[t].y << " vs " << sb[t].y;
+    EXPECT_EQ(std::memcmp(&sa[t].x, &sb[t].x, sizeof(double)), 0) << "frame " << t << ": " << sa[t].x << " vs " << sb[t].x;
+  }
+  EXPECT_EQ(first.refinements(), second.refinements());
+}
+
+}  // namespace
+
+TEST(WhitenGpu, TwoRunsOfOneStreamAreBitwiseEqual) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  WhitenParams p;
+  p.memory = 20;
+  WhitenTunables chunk2, chunk4;
+  chunk4.shift_chunk = 4;
+  expect_two_runs_bitwise_equal<float>(small_field(256, 256, 30), p, chunk2);
+  expect_two_runs_bitwise_equal<float>(small_field(256, 256, 30), p, chunk4);
+  expect_two_runs_bitwise_equal<double>(small_field(97, 131, 24), p, {128, 1, 64, 2});
+  p.memory = 6;
+  p.weights = WhitenWeights::polynomial;
+  expect_two_runs_bitwise_equal<float>(small_field(128, 128, 12), p, chunk2);
 }
