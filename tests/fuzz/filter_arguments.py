@@ -1,0 +1,135 @@
+"""Mutations of `gridflow filter IN.h5 --dataset NAME --out OUT.h5 --filter KIND [options]`: the
+input files (made once with h5py: good ones, truncated, not HDF5, empty, NaN-holding, integer,
+1D/4D/scalar datasets, a group where a dataset is expected) and every option (dropped,
+repeated, wrong type, extreme and non-finite numbers, odd text)."""
+
+import os
+
+import numpy as np
+import h5py
+
+import junk_values
+
+# Valid command lines, one per filter, on the files make_inputs writes.
+BASES = {
+    "mean": ["field.h5", "--dataset", "u", "--filter", "mean", "--size", "3"],
+    "gaussian": ["field.h5", "--dataset", "u", "--filter", "gaussian", "--sigma", "1.5", "--truncate", "3"],
+    "correlate": ["field.h5", "--dataset", "u", "--filter", "correlate", "--weights", "weights.h5:/w2"],
+    "whiten": ["frames.h5", "--dataset", "frames", "--filter", "whiten", "--memory", "2", "--ridge", "1e-6",
+               "--frames"],
+}
+OPTIONS = ["--dataset", "--out", "--filter", "--size", "--sigma", "--truncate", "--weights", "--memory", "--ridge",
+           "--mode", "--frames"]
+NUMBER_OPTIONS = {"--size": "int", "--sigma": "number", "--truncate": "number", "--memory": "int", "--ridge": "number"}
+INPUT_FILES = ["field.h5", "frames.h5", "weights.h5", "truncated.h5", "not_hdf5.h5", "empty.h5", "nan.h5",
+               "ints.h5", "shapes.h5", "missing.h5", ".", "field.h5/u", "field.h5:u"]
+DATASETS = ["u", "/u", "//u", "nope", "", "/", "g", "frames", "i", "one_d", "four_d", "scalar", "text", "u/x",
+            "\u00e9", "x" * 3000, "w2"]
+WEIGHT_SPECS = ["weights.h5:/w2", "weights.h5:/w1", "weights.h5:/w3", "weights.h5:/wnan", "weights.h5:/wzero",
+                "weights.h5:/wlarge", "weights.h5", "weights.h5:", ":/w2", "missing.h5:/w2", "weights.h5:/nope",
+                "weights.h5:/w2:/w2", "not_hdf5.h5:/w2", "truncated.h5:/u", "weights.h5:/wint"]
+
+
+def make_inputs(folder):
+    """The input files every filter case starts from (copied per case, so none can spoil another)."""
+    rng = np.random.default_rng(16)
+    os.makedirs(folder, exist_ok=True)
+    with h5py.File(os.path.join(folder, "field.h5"), "w") as f:
+        f["u"] = rng.standard_normal((13, 17))
+        f.create_group("g")
+    with h5py.File(os.path.join(folder, "frames.h5"), "w") as f:
+        f["frames"] = rng.standard_normal((6, 16, 16))
+    with h5py.File(os.path.join(folder, "weights.h5"), "w") as f:
+        f["w1"] = np.ones(3) / 3
+        f["w2"] = np.ones((3, 3)) / 9
+        f["w3"] = np.ones((3, 3, 3)) / 27
+        f["wnan"] = np.full((3, 3), np.nan)
+        f["wzero"] = np.zeros((0, 3))
+        f["wlarge"] = np.ones((41, 41))
+        f["wint"] = np.ones((3, 3), dtype=np.int32)
+    with h5py.File(os.path.join(folder, "nan.h5"), "w") as f:
+        u = rng.standard_normal((13, 17))
+        u[5, 5] = np.nan
+        u[6, 6] = np.inf
+        f["u"] = u
+    with h5py.File(os.path.join(folder, "ints.h5"), "w") as f:
+        f["u"] = np.arange(13 * 17, dtype=np.int32).reshape(13, 17)
+    with h5py.File(os.path.join(folder, "shapes.h5"), "w") as f:
+        f["one_d"] = np.ones(7)
+        f["four_d"] = np.ones((2, 3, 4, 5))
+        f["scalar"] = 1.0
+        f["text"] = "not numbers"
+        f["u"] = np.ones((1, 1))
+    with open(os.path.join(folder, "field.h5"), "rb") as f:
+        whole = f.read()
+    with open(os.path.join(folder, "truncated.h5"), "wb") as f:
+        f.write(whole[: len(whole) // 2])
+    with open(os.path.join(folder, "not_hdf5.h5"), "w") as f:
+        f.write("problem = 'heat2d'\n")
+    open(os.path.join(folder, "empty.h5"), "wb").close()
+
+
+def finite_inputs():
+    """Input files whose every dataset is finite: a filter of them that exits 0 must be finite too."""
+    return {"field.h5", "frames.h5", "ints.h5", "shapes.h5"}
+
+
+def _option_value(rng, option):
+    if option in NUMBER_OPTIONS:
+        kind = NUMBER_OPTIONS[option]
+        value = junk_values.integer(rng) if kind == "int" else junk_values.number(rng)
+        if not isinstance(value, (int, float)):
+            value = value.text
+        return rng.choice([str(value), str(value), rng.choice(junk_values.ODD_STRINGS + ["1e", "3.5", "0x3", "1,2"])])
+    if option == "--dataset":
+        return rng.choice(DATASETS)
+    if option == "--out":
+        return rng.choice(["out.h5", "field.h5", "nodir/out.h5", ".", "", "x" * 300 + ".h5", "out", "weights.h5",
+                           "out.h5/x"])
+    if option == "--filter":
+        return rng.choice(["mean", "gaussian", "correlate", "whiten", "Mean", "", "median", "mean ", "\x01"])
+    if option == "--weights":
+        return rng.choice(WEIGHT_SPECS)
+    if option == "--mode":
+        return rng.choice(["reflect", "constant", "nearest", "mirror", "wrap", "", "zero", "REFLECT", "x" * 1000])
+    return None
+
+
+def mutate(rng):
+    """A filter command line (arguments after `gridflow filter`) and what was changed, in words."""
+    kind = rng.choice(sorted(BASES))
+    args = list(BASES[kind]) + ["--out", "out.h5"]
+    done = ["filter %s" % kind]
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        what = rng.choice(["value", "value", "value", "drop", "repeat", "unknown", "input", "flag", "order"])
+        options = [i for i, a in enumerate(args) if a.startswith("--") and a != "--frames"]
+        if what == "value" or what == "repeat":
+            option = rng.choice(OPTIONS[:-1])
+            value = _option_value(rng, option)
+            if option in args and what == "value":
+                args[args.index(option) + 1] = value
+            else:
+                args += [option, value]
+            done.append("%s %s %r" % ("set" if what == "value" else "added", option, value[:60]))
+        elif what == "drop" and options:
+            i = rng.choice(options)
+            done.append("dropped %s %r" % (args[i], args[i + 1][:60]))
+            del args[i:i + 2]
+        elif what == "unknown":
+            extra = rng.choice([["--bogus", "1"], ["--size"], ["-s", "3"], ["extra.h5"], ["--"], ["--frames=2"]])
+            args += extra
+            done.append("added %s" % extra)
+        elif what == "input":
+            args[0] = rng.choice(INPUT_FILES)
+            done.append("input %s" % args[0])
+        elif what == "flag":
+            if "--frames" in args:
+                args.remove("--frames")
+                done.append("dropped --frames")
+            else:
+                args.append("--frames")
+                done.append("added --frames")
+        elif what == "order":
+            rng.shuffle(args)
+            done.append("shuffled the arguments")
+    return [a.replace("\x00", "") for a in args], done
