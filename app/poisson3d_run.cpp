@@ -106,6 +106,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     throw InputError("key 'poisson.rhs' (with the poisson.boundary.* faces): ||b|| = " + exact_decimal(b_norm) +
                      " is not finite: the right-hand side or a boundary value is NaN or infinite (or overflows " +
                      (sizeof(T) == 4 ? "float" : "double") + ") somewhere on the grid");
+  if (config.exact) require_finite_exact("poisson.exact", *config.exact, d);
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
   auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});

@@ -224,3 +224,10 @@ TEST_F(CliErrors, DiagnosticsBlocksAreChecked) {
   expect_error(run(deck(good) + " diagnostics[0].kind=spectra diagnostics[0].field=u"),
                "key 'diagnostics[0].kind': 'spectra' is not one of 'spectrum'");
 }
+
+TEST_F(CliErrors, PoissonExactSolutionNotFinite) {
+  // exited 0 printing "max error against poisson.exact inf" and storing it in /Info (fuzzer, issue 16);
+  // a NaN somewhere was skipped by the max, which then understated the error
+  expect_error(run(deck(poisson) + " 'poisson.exact=1/0'"), "key 'poisson.exact': the exact solution is inf at");
+  expect_error(run(deck(poisson) + " 'poisson.exact=sqrt(x-0.5)'", 2), "key 'poisson.exact': the exact solution is NaN at");
+}
