@@ -9,6 +9,8 @@ namespace gridflow::app {
 
 namespace {
 
+constexpr double max_duration = 100.0 * 365 * 86400;
+
 /// A duration key: "1h30m"-style text or a number of seconds; > 0.
 double duration_key(Deck& deck, const std::string& key) {
   double seconds = 0;
@@ -21,6 +23,11 @@ double duration_key(Deck& deck, const std::string& key) {
     seconds = deck.number(key);
   }
   if (!std::isfinite(seconds) || seconds <= 0) throw InputError("key '" + key + "': the duration must be positive");
+  // 1e308 s was printed as -9223372036854775808 s (a double beyond the integers it is shown as).
+  if (seconds > max_duration)
+    throw InputError("key '" + key + "': " + exact_decimal(seconds) + " s is longer than 100 years (" +
+                     std::to_string(static_cast<long long>(max_duration)) + " s)" +
+                     (key == "run.wall_limit" ? "; leave the key out for no limit" : ""));
   return seconds;
 }
 

@@ -231,3 +231,14 @@ TEST_F(CliErrors, PoissonExactSolutionNotFinite) {
   expect_error(run(deck(poisson) + " 'poisson.exact=1/0'"), "key 'poisson.exact': the exact solution is inf at");
   expect_error(run(deck(poisson) + " 'poisson.exact=sqrt(x-0.5)'", 2), "key 'poisson.exact': the exact solution is NaN at");
 }
+
+TEST_F(CliErrors, DurationLongerThanAnyRun) {
+  // run.wall_limit=1e308 ran, printing "time limit: run.wall_limit = -9223372036854775808 s" (fuzzer, issue 16)
+  expect_error(run(deck(good) + " run.wall_limit=1e308"), "key 'run.wall_limit': 1e+308 s is longer than 100 years");
+  expect_error(run(deck(good) + " run.wall_limit=99999999999999999999d"), "key 'run.wall_limit'");
+  expect_error(run(deck(good) + " checkpoint.every=9999999999h"), "key 'checkpoint.every'");
+  expect_error(run(deck(good) + " run.wall_margin=1e300"), "key 'run.wall_margin'");
+  const auto o = run(deck(good) + " run.wall_limit=36500d");  // 100 years still runs
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("run.wall_limit = 3153600000 s"), std::string::npos) << o.output;
+}
