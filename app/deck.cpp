@@ -47,19 +47,29 @@ void leaf_keys(const toml::table& t, const std::string& prefix, std::vector<std:
   }
 }
 
+// Blocks one [[name]] may have: a key such as diagnostics[100000000].kind on the command line
+// grew the array by that many empty tables, until the allocation failed.
+constexpr std::size_t max_blocks = 1000;
+
+// The index i of a part "name[i]" of a dotted key; nullopt for a plain name, -1 for a bracket
+// that holds no index.
+std::optional<long long> block_index(const std::string& part) {
+  const auto open = part.find('[');
+  if (open == std::string::npos || part.back() != ']') return std::nullopt;
+  const std::string digits = part.substr(open + 1, part.size() - open - 2);
+  if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoll(digits);
+}
+
 // The table a part of a dotted key names inside `t`: "name" or "name[i]" (the i-th table of an
 // array of tables), created when missing (an array is grown by empty tables); null when the part
-// names something that is not a table.
+// names something that is not a table, or an index beyond max_blocks.
 toml::table* child_table(toml::table& t, const std::string& part) {
-  const auto open = part.find('[');
-  if (open == std::string::npos || part.back() != ']') return t.insert(part, toml::table{}).first->second.as_table();
-  const std::string name = part.substr(0, open);
-  std::size_t index = 0;
-  try {
-    index = std::stoul(part.substr(open + 1, part.size() - open - 2));
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  const auto parsed = block_index(part);
+  if (!parsed) return t.insert(part, toml::table{}).first->second.as_table();
+  if (*parsed < 0 || *parsed >= static_cast<long long>(max_blocks)) return nullptr;
+  const std::string name = part.substr(0, part.find('['));
+  const auto index = static_cast<std::size_t>(*parsed);
   auto* blocks = t.insert(name, toml::array{}).first->second.as_array();
   if (!blocks) return nullptr;
   while (blocks->size() <= index) blocks->push_back(toml::table{});
@@ -131,6 +141,10 @@ void Deck::apply_override(const std::string& assignment) {
   const auto parts = split_key(key);
   toml::table* t = &m_table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    const auto index = block_index(parts[i]);
+    if (index && (*index < 0 || *index >= static_cast<long long>(max_blocks)))
+      throw InputError("override '" + assignment + "': '" + parts[i] + "' needs a block number from 0 to " +
+                       std::to_string(max_blocks - 1));
     t = child_table(*t, parts[i]);
     if (!t) throw InputError("override '" + assignment + "': '" + parts[i] + "' is not a table in the deck");
   }
@@ -153,6 +167,9 @@ std::size_t Deck::blocks(const std::string& key) {
     return 0;
   }
   if (!n->is_array_of_tables()) wrong_type(key, "[[" + key + "]] blocks (an array of tables)");
+  if (a->size() > max_blocks)
+    throw InputError("key '" + key + "': " + std::to_string(a->size()) + " [[" + key + "]] blocks; at most " +
+                     std::to_string(max_blocks));
   return a->size();
 }
 

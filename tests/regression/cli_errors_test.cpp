@@ -242,3 +242,18 @@ TEST_F(CliErrors, DurationLongerThanAnyRun) {
   EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_NE(o.output.find("run.wall_limit = 3153600000 s"), std::string::npos) << o.output;
 }
+
+TEST_F(CliErrors, BlockNumberOutOfRange) {
+  // diagnostics[100000000].kind=spectrum grew the blocks to 10^8 empty tables until the
+  // allocation failed: std::bad_alloc and MPI_ABORT (fuzzer, issue 16)
+  expect_error(run(deck(good) + " diagnostics[100000000].kind=spectrum"),
+               "override 'diagnostics[100000000].kind=spectrum': 'diagnostics[100000000]' needs a block number from 0 to 999");
+  expect_error(run(deck(good) + " diagnostics[99999999999999999999].kind=spectrum"), "needs a block number from 0 to 999");
+  expect_error(run(deck(good) + " 'diagnostics[-1].kind=spectrum'"), "needs a block number from 0 to 999");
+  expect_error(run(deck(good) + " 'diagnostics[].kind=spectrum'"), "needs a block number from 0 to 999");
+  std::string blocks;
+  for (int i = 0; i < 1001; ++i) blocks += "[[diagnostics]]\nkind = 'spectrum'\nfield = 'u'\n";
+  expect_error(run(deck(good + blocks)), "key 'diagnostics': 1001 [[diagnostics]] blocks; at most 1000");
+  // the last block number allowed still reaches the block checks
+  expect_error(run(deck(good) + " diagnostics[999].kind=spectrum"), "key 'diagnostics[0].kind' is required");
+}
