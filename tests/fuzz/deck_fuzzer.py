@@ -118,6 +118,8 @@ class Fuzzer:
             f.write(data)
         what.append("%d rank(s)" % ranks)
         argv = self.launch(ranks) + ["--summary", summary, "deck.toml"] + overrides
+        if any(o.startswith(("--help", "--version")) for o in overrides):
+            summary = None  # the help or the version, and no run
         return what, argv, case_dir, set(), summary, True
 
     def _filter_case(self, rng, n, case_dir):
@@ -167,7 +169,7 @@ def main():
         # A tuning cache per case: what one case stores cannot change another.
         env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case_dir, "tuning-cache.json"))
         outcome = case_checks.run(argv, case_dir, env, fuzzer.timeout)
-        failures, known = case_checks.judge(outcome, case_dir, inputs_before, summary, finite)
+        failures, known = case_checks.judge(outcome, case_dir, inputs_before, summary, finite, "; ".join(what))
         statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
         head = "case %d (seed %d): %s" % (n, seed, "; ".join(what))
         if failures:
