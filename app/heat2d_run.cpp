@@ -25,6 +25,7 @@
 #include "app/finite_check.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/heat_checkpoint.hpp"
+#include "app/heat_start_check.hpp"
 #include "app/heat_stepping.hpp"
 #include "app/phase_table.hpp"
 #include "app/restart.hpp"
@@ -83,6 +84,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics, 
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
                                                  kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
+  require_finite_start(config, decomposition, started->solution(), stream);
 
   // A restart continues the checkpoint's run: its solution, step and output series.
   std::optional<HeatRestart> restart;

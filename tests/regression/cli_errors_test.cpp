@@ -257,3 +257,17 @@ TEST_F(CliErrors, BlockNumberOutOfRange) {
   // the last block number allowed still reaches the block checks
   expect_error(run(deck(good) + " diagnostics[999].kind=spectrum"), "key 'diagnostics[0].kind' is required");
 }
+
+TEST_F(CliErrors, HeatStartNotFinite) {
+  // wrote a step-0 file of inf or NaN, then aborted at step 1 (MPI_ABORT) (fuzzer, issue 16)
+  const std::string every = " output.every=5";
+  expect_error(run(deck(good) + every + " 'heat.initial=1/0'"), "key 'heat.initial': '1/0' is inf at (x, y) = (0, 0), t = 0");
+  expect_error(run(deck(good) + every + " 'heat.initial=sqrt(x-0.5)'", 2), "key 'heat.initial': 'sqrt(x-0.5)' is NaN at (x, y) = (0, 0)");
+  // the top side's own points (its corners are the left and right sides')
+  expect_error(run(deck(good) + every + " 'heat.boundary.top=1/(x-0.5)'", 3),
+               "key 'heat.boundary.top': '1/(x-0.5)' is inf at (x, y) = (0.5, 1), t = 0");
+  expect_error(run(deck(good) + every + " heat.boundary.right=1e300 precision=float"),
+               "is 1e+300 at (x, y) = (1, 0), beyond the range of float");
+  const auto o = run(deck(good) + every + " heat.boundary.right=1e300");  // in double it is a value
+  EXPECT_EQ(o.status, 0) << o.output;
+}
