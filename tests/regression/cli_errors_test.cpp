@@ -271,3 +271,17 @@ TEST_F(CliErrors, HeatStartNotFinite) {
   const auto o = run(deck(good) + every + " heat.boundary.right=1e300");  // in double it is a value
   EXPECT_EQ(o.status, 0) << o.output;
 }
+
+TEST_F(CliErrors, PoissonNotConvergedExitsWithoutAbort) {
+  // ended in "[rank 0] ..." and Open MPI's MPI_ABORT banner, though every rank knew (fuzzer, issue 16)
+  for (int ranks : {1, 2}) {
+    const auto o = run(deck(poisson) + " solver=multigrid grid.n=[16,16,16] poisson.rhs=1 poisson.tolerance=1e-300", ranks);
+    EXPECT_EQ(o.status, 1) << o.output;
+    EXPECT_NE(o.output.find("gridflow: error: the multigrid solver did not reach the tolerance 1.0e-300 in "
+                            "poisson.max_iterations = 100 (relative residual "), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("; its last iterate is written"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("MPI_ABORT"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("[rank"), std::string::npos) << o.output;
+    EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_00000100.h5")) << o.output;
+  }
+}
