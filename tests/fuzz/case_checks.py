@@ -2,6 +2,7 @@
 hang, no non-zero exit without a message, no exit 0 with a non-finite or negative figure, no
 output for a rejected deck."""
 
+import hashlib
 import json
 import math
 import os
@@ -184,3 +185,25 @@ def judge(outcome, case_dir, inputs=(), summary=None, finite_fields=True, descri
                 failures = []
                 break
     return failures, known
+
+
+def file_hashes(folder, names):
+    hashes = {}
+    for name in names:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                hashes[name] = hashlib.sha256(f.read()).hexdigest()
+    return hashes
+
+
+def changed_inputs(folder, before, writable, status):
+    """Input files a case changed or removed: none may be, but those in `writable` by a run that
+    exited 0 (the --out target)."""
+    after = file_hashes(folder, before)
+    problems = []
+    for name, digest in before.items():
+        if after.get(name) == digest or (status == 0 and name in writable):
+            continue
+        problems.append("input file %s was %s (status %d)" % (name, "removed" if name not in after else "changed", status))
+    return problems

@@ -84,7 +84,8 @@ class Fuzzer:
         return [self.mpiexec, "-np", str(ranks), "--oversubscribe", self.gridflow]
 
     def case(self, n):
-        """Builds case n: (description, argv, case folder, inputs, summary path or None, finite check)."""
+        """Builds case n: (description, argv, case folder, input files, summary path or None, whether
+        the output must be finite, files an exit 0 may change)."""
         rng = random.Random("%d:%d" % (self.seed, n))
         case_dir = os.path.join(self.scratch, "case_%05d" % n)
         shutil.rmtree(case_dir, ignore_errors=True)
@@ -117,19 +118,24 @@ class Fuzzer:
         with open(os.path.join(case_dir, "deck.toml"), "wb") as f:
             f.write(data)
         what.append("%d rank(s)" % ranks)
+        if n >= len(self.names) and rng.random() < 0.1:  # the tune subcommand reads the same decks
+            what.append("gridflow tune")
+            argv = self.launch(ranks) + ["tune", "deck.toml"] + overrides
+            return what, argv, case_dir, set(), None, True, set()
         argv = self.launch(ranks) + ["--summary", summary, "deck.toml"] + overrides
         if any(o.startswith(("--help", "--version")) for o in overrides):
             summary = None  # the help or the version, and no run
-        return what, argv, case_dir, set(), summary, True
+        return what, argv, case_dir, set(), summary, True, set()
 
     def _filter_case(self, rng, n, case_dir):
         if self.filter_reason is not None:
-            return ["filter case skipped: " + self.filter_reason], None, case_dir, set(), None, False
+            return ["filter case skipped: " + self.filter_reason], None, case_dir, set(), None, False, set()
         for name in os.listdir(self.filter_inputs):
             shutil.copy(os.path.join(self.filter_inputs, name), case_dir)
-        args, what = filter_arguments.mutate(rng)
-        finite = args[0] in filter_arguments.finite_inputs() and not any("wnan" in a for a in args)
-        return what + ["1 rank(s)"], self.launch(1) + ["filter"] + args, case_dir, set(os.listdir(case_dir)), None, finite
+        args, what, infile, writable = filter_arguments.mutate(rng)
+        finite = infile in filter_arguments.finite_inputs() and not any("wnan" in a for a in args)
+        argv = self.launch(1) + ["filter"] + args
+        return what + ["1 rank(s)"], argv, case_dir, set(os.listdir(case_dir)), None, finite, writable
 
     def reproduce_line(self, n, inputs):
         return "GRIDFLOW_FUZZ_SEED=%d GRIDFLOW_FUZZ_CASES=%d %s %s %s %s %s %s" % (
@@ -161,15 +167,17 @@ def main():
     for n in (only if only is not None else range(most)):
         if only is None and time.monotonic() - start > budget:
             break
-        what, argv, case_dir, inputs_before, summary, finite = fuzzer.case(n)
+        what, argv, case_dir, inputs_before, summary, finite, writable = fuzzer.case(n)
         if argv is None:
             counts["skipped"] += 1
             shutil.rmtree(case_dir, ignore_errors=True)
             continue
+        hashes = case_checks.file_hashes(case_dir, inputs_before)
         # A tuning cache per case: what one case stores cannot change another.
         env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case_dir, "tuning-cache.json"))
         outcome = case_checks.run(argv, case_dir, env, fuzzer.timeout)
         failures, known = case_checks.judge(outcome, case_dir, inputs_before, summary, finite, "; ".join(what))
+        failures += case_checks.changed_inputs(case_dir, hashes, writable, outcome.status)
         statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
         head = "case %d (seed %d): %s" % (n, seed, "; ".join(what))
         if failures:

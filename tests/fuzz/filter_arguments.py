@@ -95,41 +95,61 @@ def _option_value(rng, option):
     return None
 
 
+def _pairs(base):
+    """The input and [option, value] pairs (value None for a flag) of a command line."""
+    pairs, i = [], 1
+    while i < len(base):
+        if base[i] == "--frames":
+            pairs.append(["--frames", None])
+            i += 1
+        else:
+            pairs.append([base[i], base[i + 1]])
+            i += 2
+    return base[0], pairs
+
+
 def mutate(rng):
-    """A filter command line (arguments after `gridflow filter`) and what was changed, in words."""
+    """A filter command line (arguments after `gridflow filter`), what was changed, in words, the
+    file it reads and the files a run that exits 0 may replace."""
     kind = rng.choice(sorted(BASES))
-    args = list(BASES[kind]) + ["--out", "out.h5"]
+    infile, pairs = _pairs(BASES[kind] + ["--out", "out.h5"])
+    loose = []  # arguments that are neither the input nor an option's pair
+    shuffled = False
     done = ["filter %s" % kind]
     for _ in range(rng.choice([1, 1, 2, 3])):
         what = rng.choice(["value", "value", "value", "drop", "repeat", "unknown", "input", "flag", "order"])
-        options = [i for i, a in enumerate(args) if a.startswith("--") and a != "--frames"]
-        if what == "value" or what == "repeat":
+        if what in ("value", "repeat"):
             option = rng.choice(OPTIONS[:-1])
             value = _option_value(rng, option)
-            if option in args and what == "value":
-                args[args.index(option) + 1] = value
+            given = [p for p in pairs if p[0] == option]
+            if given and what == "value":
+                given[0][1] = value
             else:
-                args += [option, value]
+                pairs.append([option, value])
             done.append("%s %s %r" % ("set" if what == "value" else "added", option, value[:60]))
-        elif what == "drop" and options:
-            i = rng.choice(options)
-            done.append("dropped %s %r" % (args[i], args[i + 1][:60]))
-            del args[i:i + 2]
+        elif what == "drop" and pairs:
+            p = pairs.pop(rng.randrange(len(pairs)))
+            done.append("dropped %s" % p[0])
         elif what == "unknown":
             extra = rng.choice([["--bogus", "1"], ["--size"], ["-s", "3"], ["extra.h5"], ["--"], ["--frames=2"]])
-            args += extra
+            loose += extra
             done.append("added %s" % extra)
         elif what == "input":
-            args[0] = rng.choice(INPUT_FILES)
-            done.append("input %s" % args[0])
+            infile = rng.choice(INPUT_FILES)
+            done.append("input %s" % infile)
         elif what == "flag":
-            if "--frames" in args:
-                args.remove("--frames")
+            if ["--frames", None] in pairs:
+                pairs.remove(["--frames", None])
                 done.append("dropped --frames")
             else:
-                args.append("--frames")
+                pairs.append(["--frames", None])
                 done.append("added --frames")
         elif what == "order":
-            rng.shuffle(args)
-            done.append("shuffled the arguments")
-    return [a.replace("\x00", "") for a in args], done
+            rng.shuffle(pairs)
+            shuffled = True
+            done.append("options in another order")
+    args = [a for p in pairs for a in p if a is not None] + loose
+    args.insert(rng.randrange(len(args) + 1) if shuffled else 0, infile)
+    outs = [p[1] for p in pairs if p[0] == "--out"]
+    writable = {outs[-1]} - {infile} if outs else set()  # the last --out may be replaced, never the input
+    return [a.replace("\x00", "") for a in args], done, infile, writable

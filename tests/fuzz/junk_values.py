@@ -73,8 +73,34 @@ def array(rng, count, element):
     return values
 
 
+def plausible(rng, kind, choices=None):
+    """A value a user could mean, so that valid combinations of keys are run too."""
+    if kind == "int":
+        return rng.choice([0, 1, 2, 3, 4, 5, 8, 16, 100])
+    if kind == "number":
+        return rng.choice([1e-6, 0.01, 0.1, 0.5, 1, 1.0, 2.5])
+    if kind == "bool":
+        return rng.choice([True, False])
+    if kind == "choice":
+        return rng.choice(choices or ["x"])
+    if kind == "expr":
+        return rng.choice(["x*y", "sin(pi*x)", "t", "x^2 + 2*a*t", "1", "exp(-x)", "z", "x > 0.5 ? 1 : 0"])
+    if kind.startswith("ints:"):
+        return [rng.choice([0, 1, 2, 3, 4, 8, 16, 17, 32]) for _ in range(int(kind[5:]))]
+    if kind.startswith("numbers:"):
+        return [rng.choice([-1.0, 0.0, 0.5, 1.0, 3.0]) for _ in range(int(kind[8:]))]
+    if kind in ("int_or_duration", "number_or_duration"):
+        return rng.choice([1, 2, 0.5, "1s", "2m", "1h"])
+    if kind == "path":
+        return rng.choice(["out2", "out/sub", "ck", "latest", "auto"])
+    return rng.choice(["u", "run1", "a-b_c"])
+
+
 def value_for(rng, kind, choices=None):
-    """A bad or borderline value for a key of `kind` (see deck_keys.py)."""
+    """A bad or borderline value for a key of `kind` (see deck_keys.py), or at times a plausible one."""
+    r = rng.random()
+    if r < 0.25:
+        return plausible(rng, kind, choices)
     r = rng.random()
     if r < 0.15:
         return wrong_type(rng, kind)
