@@ -30,6 +30,8 @@ OUTPUT_SUFFIXES = (".h5", ".xmf", ".csv", ".json", ".partial")
 KNOWN = [
     ("memory check before allocating (issue 16: a grid larger than memory)",
      re.compile(r"std::bad_alloc|failed to allocate memory|Cannot allocate memory|out of memory"), re.compile(r"grid\.n")),
+    ("residual history kept as datasets (issue 16: more than about 8190 residual checks overflow an HDF5 attribute)",
+     re.compile(r"object header message is too large"), re.compile(r"check_every|max_iterations|tolerance")),
 ]
 # Run-time failures of a valid deck that the README documents: an error line, then every rank is
 # aborted (MPI_Abort) so that none hangs.
@@ -121,7 +123,8 @@ def printed_figure_problems(output):
 
 
 def field_problems(paths):
-    """The fields of a run that exited 0 are finite (h5py; every floating dataset of the files)."""
+    """The files of a run that exited 0 hold finite numbers (h5py: every floating dataset and
+    attribute)."""
     import numpy as np
     import h5py
     problems = []
@@ -130,10 +133,18 @@ def field_problems(paths):
             with h5py.File(path, "r") as f:
                 bad = []
 
+                def finite_attributes(name, obj):
+                    for key, value in obj.attrs.items():
+                        value = np.asarray(value)
+                        if value.dtype.kind == "f" and not np.all(np.isfinite(value)):
+                            bad.append("%s@%s" % (name, key))
+
                 def visit(name, obj):
                     if isinstance(obj, h5py.Dataset) and obj.dtype.kind == "f" and obj.size:
                         if not np.all(np.isfinite(obj[()])):
                             bad.append(name)
+                    finite_attributes(name, obj)
+                finite_attributes("/", f)
                 f.visititems(visit)
                 if bad:
                     problems.append("%s: non-finite values in %s" % (os.path.basename(path), ", ".join(bad)))
