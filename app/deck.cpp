@@ -76,6 +76,28 @@ toml::table* child_table(toml::table& t, const std::string& part) {
   return (*blocks)[index].as_table();
 }
 
+// A quoted key such as "grid.n" = [8, 8] is one key named grid.n, not n in [grid]: the reads, which
+// take dots and brackets as the path, never found it, and the defaults ran without a word.
+void require_plain_key_names(const toml::table& t, const std::string& prefix, const std::string& where) {
+  for (const auto& [k, v] : t) {
+    const std::string name(k.str());
+    const std::string key = prefix.empty() ? name : prefix + "." + name;
+    if (name.find_first_of(".[]") != std::string::npos)
+      throw InputError("key '\"" + name + "\"'" + (prefix.empty() ? "" : " in [" + prefix + "]") + " " + where +
+                       ": a quoted key name holding '.', '[' or ']' is one name, not a path; write it unquoted (e.g. "
+                       "grid.n = ..., or n = ... under [grid])");
+    if (const auto* sub = v.as_table()) require_plain_key_names(*sub, key, where);
+    else if (v.is_array_of_tables()) {
+      const auto& blocks = *v.as_array();
+      for (std::size_t i = 0; i < blocks.size(); ++i)
+        require_plain_key_names(*blocks[i].as_table(), key + "[" + std::to_string(i) + "]", where);
+    } else if (const auto* a = v.as_array()) {  // inline tables inside an array
+      for (const auto& e : *a)
+        if (const auto* sub = e.as_table()) require_plain_key_names(*sub, key, where);
+    }
+  }
+}
+
 std::string format_parse_error(const toml::parse_error& e, const std::string& source) {
   std::ostringstream os;
   os << source << ':' << e.source().begin.line << ':' << e.source().begin.column << ": " << e.description();
@@ -118,6 +140,7 @@ Deck Deck::parse(const std::string& text, const std::string& source) {
   } catch (const toml::parse_error& e) {
     throw InputError("invalid TOML: " + format_parse_error(e, source));
   }
+  require_plain_key_names(d.m_table, "", "in " + source);
   return d;
 }
 
@@ -148,6 +171,8 @@ void Deck::apply_override(const std::string& assignment) {
     t = child_table(*t, parts[i]);
     if (!t) throw InputError("override '" + assignment + "': '" + parts[i] + "' is not a table in the deck");
   }
+  if (const auto* value = parsed.get("v"); value && value->is_table())  // key={"a.b" = 1}
+    require_plain_key_names(*value->as_table(), key, "given on the command line");
   t->insert_or_assign(parts.back(), std::move(*parsed.get("v")));
   m_overridden.insert(key);
 }

@@ -85,7 +85,19 @@ def add_diagnostics_block(rng, deck):
     return "diagnostics = %s" % _short(blocks)
 
 
-VALUE_MUTATIONS = [set_bad_value] * 6 + [remove_key, add_unknown_key, add_diagnostics_block]
+def quote_dotted_key(rng, deck):
+    """A leaf moved to the top level under its dotted path as one quoted name: "grid.n" = [...]."""
+    nested = [k for k in deck_tree.leaves(deck) if "." in k]
+    if not nested:
+        return "no dotted key to quote"
+    key = rng.choice(nested)
+    value = deck_tree.get(deck, key)
+    deck_tree.remove(deck, key)
+    deck[key] = value
+    return "quoted key \"%s\"" % key
+
+
+VALUE_MUTATIONS = [set_bad_value] * 6 + [remove_key, add_unknown_key, add_diagnostics_block, quote_dotted_key]
 
 
 def mutate_tree(rng, deck):

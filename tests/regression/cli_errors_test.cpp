@@ -285,3 +285,12 @@ TEST_F(CliErrors, PoissonNotConvergedExitsWithoutAbort) {
     EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_00000100.h5")) << o.output;
   }
 }
+
+TEST_F(CliErrors, QuotedKeyNameWithDots) {
+  // "grid.n" = [8, 8] is one key named grid.n: no read found it and the default 256 x 256 ran (fuzzer, issue 16)
+  expect_error(run(deck("problem = 'heat2d'\n\"grid.n\" = [8, 8]\n[heat]\nsteps = 5\n")),
+               "key '\"grid.n\"' in " + (m_dir / "deck.toml").string() + ": a quoted key name holding '.', '[' or ']' is one name");
+  expect_error(run(deck(good + "'boundary.left' = '1'\n")), "key '\"boundary.left\"' in [heat] in ");
+  expect_error(run(deck(good + "[[diagnostics]]\n'field[0]' = 'u'\n")), "key '\"field[0]\"' in [diagnostics[0]]");
+  expect_error(run(deck(good) + " 'grid={\"n.x\" = 1}'"), "key '\"n.x\"' in [grid] given on the command line");
+}
