@@ -218,3 +218,41 @@ def changed_inputs(folder, before, writable, status):
             continue
         problems.append("input file %s was %s (status %d)" % (name, "removed" if name not in after else "changed", status))
     return problems
+
+
+def _same(given, used):
+    if isinstance(given, bool) or isinstance(used, bool):
+        return given is used
+    if isinstance(given, (int, float)) and isinstance(used, (int, float)):
+        return float(given) == float(used) or (math.isnan(float(given)) and math.isnan(float(used)))
+    if isinstance(given, list) and isinstance(used, list):
+        return len(given) == len(used) and all(_same(g, u) for g, u in zip(given, used))
+    return given == used
+
+
+def recorded_deck_problems(case_dir, given):
+    """A run that exited 0 read every key it was given: each is in the files' /Input deck (the deck
+    as used) with the value given. `given`: dotted key -> value; formulas given as numbers are
+    recorded as their text, and are only looked up."""
+    import tomllib
+    import h5py
+    import deck_tree
+    files = [p for p in output_files(case_dir) if p.endswith(".h5") and "checkpoint" not in p]
+    if not files:
+        return []
+    try:
+        with h5py.File(os.path.join(case_dir, files[-1]), "r") as f:
+            text = f["Input"].attrs["deck"]
+        used = tomllib.loads(text.decode() if isinstance(text, bytes) else str(text))
+    except (OSError, KeyError, ValueError) as e:
+        return ["%s: no readable /Input deck: %s" % (files[-1], e)]
+    problems = []
+    for key, value in given.items():
+        marker = object()
+        recorded = deck_tree.get(used, key, marker)
+        if recorded is marker:
+            problems.append("key %s = %r was accepted but is not in /Input (ignored?)" % (key, value))
+        elif not isinstance(recorded, str) or not isinstance(value, (int, float)) or isinstance(value, bool):
+            if not _same(value, recorded):
+                problems.append("key %s = %r was recorded in /Input as %r" % (key, value, recorded))
+    return problems

@@ -85,7 +85,8 @@ class Fuzzer:
 
     def case(self, n):
         """Builds case n: (description, argv, case folder, input files, summary path or None, whether
-        the output must be finite, files an exit 0 may change)."""
+        the output must be finite, files an exit 0 may change, the keys given with their values or
+        None where unknown)."""
         rng = random.Random("%d:%d" % (self.seed, n))
         case_dir = os.path.join(self.scratch, "case_%05d" % n)
         shutil.rmtree(case_dir, ignore_errors=True)
@@ -97,6 +98,7 @@ class Fuzzer:
             what = ["%s unmutated" % name]
             data = toml_text.dumps(self.decks[name]).encode()
             overrides = []
+            given = deck_mutations.given_keys(self.decks[name], [])
         else:
             kind = rng.choice(["tree"] * 5 + ["text"] * 2 + ["override"] * 2 + ["filter"] * 2)
             if kind == "filter":
@@ -104,9 +106,11 @@ class Fuzzer:
             name = rng.choice(self.names)
             deck = copy.deepcopy(self.decks[name])
             what, overrides = [name], []
+            given = None  # text mutations: what the reader makes of the bytes is not known here
             if kind == "tree":
                 what += deck_mutations.mutate_tree(rng, deck)
                 data = toml_text.dumps(deck).encode()
+                given = deck_mutations.given_keys(deck, [])
             elif kind == "text":
                 data, change = deck_mutations.mutate_text(rng, toml_text.dumps(deck))
                 what.append(change)
@@ -115,27 +119,28 @@ class Fuzzer:
                 overrides = [deck_mutations.override(rng, deck) for _ in range(rng.choice([1, 1, 2]))]
                 overrides = [o.replace("\x00", "") for o in overrides]  # argv cannot carry NUL
                 what += ["override %r" % (o if len(o) < 80 else o[:60] + "...(%d chars)" % len(o)) for o in overrides]
+                given = deck_mutations.given_keys(deck, overrides)
         with open(os.path.join(case_dir, "deck.toml"), "wb") as f:
             f.write(data)
         what.append("%d rank(s)" % ranks)
         if n >= len(self.names) and rng.random() < 0.1:  # the tune subcommand reads the same decks
             what.append("gridflow tune")
             argv = self.launch(ranks) + ["tune", "deck.toml"] + overrides
-            return what, argv, case_dir, set(), None, True, set()
+            return what, argv, case_dir, set(), None, True, set(), None
         argv = self.launch(ranks) + ["--summary", summary, "deck.toml"] + overrides
         if any(o.startswith(("--help", "--version")) for o in overrides):
             summary = None  # the help or the version, and no run
-        return what, argv, case_dir, set(), summary, True, set()
+        return what, argv, case_dir, set(), summary, True, set(), given
 
     def _filter_case(self, rng, n, case_dir):
         if self.filter_reason is not None:
-            return ["filter case skipped: " + self.filter_reason], None, case_dir, set(), None, False, set()
+            return ["filter case skipped: " + self.filter_reason], None, case_dir, set(), None, False, set(), None
         for name in os.listdir(self.filter_inputs):
             shutil.copy(os.path.join(self.filter_inputs, name), case_dir)
         args, what, infile, writable = filter_arguments.mutate(rng)
         finite = infile in filter_arguments.finite_inputs() and not any("wnan" in a for a in args)
         argv = self.launch(1) + ["filter"] + args
-        return what + ["1 rank(s)"], argv, case_dir, set(os.listdir(case_dir)), None, finite, writable
+        return what + ["1 rank(s)"], argv, case_dir, set(os.listdir(case_dir)), None, finite, writable, None
 
     def reproduce_line(self, n, inputs):
         return "GRIDFLOW_FUZZ_SEED=%d GRIDFLOW_FUZZ_CASES=%d %s %s %s %s %s %s" % (
@@ -167,7 +172,7 @@ def main():
     for n in (only if only is not None else range(most)):
         if only is None and time.monotonic() - start > budget:
             break
-        what, argv, case_dir, inputs_before, summary, finite, writable = fuzzer.case(n)
+        what, argv, case_dir, inputs_before, summary, finite, writable, given = fuzzer.case(n)
         if argv is None:
             counts["skipped"] += 1
             shutil.rmtree(case_dir, ignore_errors=True)
@@ -178,6 +183,8 @@ def main():
         outcome = case_checks.run(argv, case_dir, env, fuzzer.timeout)
         failures, known = case_checks.judge(outcome, case_dir, inputs_before, summary, finite, "; ".join(what))
         failures += case_checks.changed_inputs(case_dir, hashes, writable, outcome.status)
+        if outcome.status == 0 and given is not None:
+            failures += case_checks.recorded_deck_problems(case_dir, given)
         statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
         head = "case %d (seed %d): %s" % (n, seed, "; ".join(what))
         if failures:

@@ -161,3 +161,26 @@ def override(rng, deck):
 def _short(value):
     text = repr(value)
     return text if len(text) <= 80 else text[:60] + "...(%d chars)" % len(text)
+
+
+def given_keys(deck, overrides):
+    """Dotted key -> value of a deck with its overrides applied as gridflow applies them (TOML
+    value text, else the bare word as a string); None when an override is not key=value."""
+    import tomllib
+    try:  # the deck as TOML reads it (raw values such as 0o17 included)
+        d = tomllib.loads(toml_text.dumps(deck))
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    for o in overrides:
+        key, eq, text = o.partition("=")
+        if not eq or not key:
+            return None
+        try:
+            value = tomllib.loads("v = " + text)["v"]
+        except (tomllib.TOMLDecodeError, ValueError):
+            value = text
+        try:
+            deck_tree.put(d, key, value)
+        except (TypeError, AttributeError, ValueError):
+            return None
+    return {k: deck_tree.get(d, k) for k in deck_tree.leaves(d)}
