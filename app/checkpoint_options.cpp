@@ -1,9 +1,15 @@
 #include "app/checkpoint_options.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 
 #include "app/duration.hpp"
 #include "mesh/check.hpp"
+#include "mesh/rank0_error.hpp"
 
 namespace gridflow::app {
 
@@ -62,6 +68,29 @@ CheckpointOptions read_checkpoint_options(Deck& deck, const std::string& output_
     }
   }
   return o;
+}
+
+void check_checkpoint_dir(const CheckpointOptions& options, MPI_Comm comm) {
+  namespace fs = std::filesystem;
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    const std::string key = "key 'checkpoint.dir': '" + options.dir + "' ";
+    std::error_code ec;
+    fs::path existing = fs::absolute(options.dir, ec);
+    while (!ec && !fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+      existing = existing.parent_path();  // the part of the path that exists: the folder is made in it
+    if (ec) {
+      error = key + "cannot be looked at: " + ec.message();
+    } else if (!fs::is_directory(existing, ec)) {
+      error = key + (existing == fs::absolute(options.dir) ? "exists and is not a folder"
+                                                           : "cannot be made: '" + existing.string() + "' is not a folder");
+    } else if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+      error = key + "is not writable: '" + existing.string() + "': " + std::strerror(errno);
+    }
+  }
+  share_rank0_input_error(error, comm);
 }
 
 }  // namespace gridflow::app

@@ -256,6 +256,7 @@ int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
   const CheckpointOptions checkpoint = read_checkpoint_options(deck, config.run.output_dir);
   deck.require_all_used();
   const auto place = prepare_run(config.run, config.grid, summary_path, comm);
+  check_checkpoint_dir(checkpoint, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, diagnostics, deck, place.decomposition, place.space, place.transport, summary_path,

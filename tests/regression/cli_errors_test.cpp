@@ -294,3 +294,15 @@ TEST_F(CliErrors, QuotedKeyNameWithDots) {
   expect_error(run(deck(good + "[[diagnostics]]\n'field[0]' = 'u'\n")), "key '\"field[0]\"' in [diagnostics[0]]");
   expect_error(run(deck(good) + " 'grid={\"n.x\" = 1}'"), "key '\"n.x\"' in [grid] given on the command line");
 }
+
+TEST_F(CliErrors, CheckpointFolderThatCannotBe) {
+  // the run did its work, then failed writing the checkpoint (HDF5-DIAG, MPI_ABORT) (fuzzer, issue 16)
+  std::ofstream(m_dir / "file") << "x";
+  const std::string file = (m_dir / "file").string();
+  expect_error(run(deck(good) + " checkpoint.every=5 checkpoint.dir=" + file), "key 'checkpoint.dir': '" + file + "' exists and is not a folder");
+  expect_error(run(deck(good) + " checkpoint.dir=" + file + "/sub/ck", 2),
+               "key 'checkpoint.dir': '" + file + "/sub/ck' cannot be made: '" + file + "' is not a folder");
+  const auto o = run(deck(good) + " checkpoint.every=5 checkpoint.dir=" + (m_dir / "new" / "ck").string());  // made when needed
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(fs::exists(m_dir / "new" / "ck" / "heat2d_checkpoint_00000010.h5")) << o.output;
+}
