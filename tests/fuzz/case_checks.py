@@ -30,6 +30,8 @@ OUTPUT_SUFFIXES = (".h5", ".xmf", ".csv", ".json", ".partial")
 KNOWN = [
     ("memory check before allocating (issue 16: a grid larger than memory)",
      re.compile(r"std::bad_alloc|failed to allocate memory|Cannot allocate memory|out of memory"), re.compile(r"grid\.n")),
+    ("NaN caught at every step, the last good output kept (issue 16: NaN is checked at progress reports only)",
+     re.compile(r"gridflow: the solution is no longer finite"), re.compile(r".")),
     ("residual history kept as datasets (issue 16: more than about 8190 residual checks overflow an HDF5 attribute)",
      re.compile(r"object header message is too large"), re.compile(r"check_every|max_iterations|tolerance")),
 ]
@@ -122,7 +124,7 @@ def printed_figure_problems(output):
     return problems
 
 
-def field_problems(paths):
+def field_problems(paths, unreadable_ok=False):
     """The files of a run that exited 0 hold finite numbers (h5py: every floating dataset and
     attribute)."""
     import numpy as np
@@ -149,7 +151,8 @@ def field_problems(paths):
                 if bad:
                     problems.append("%s: non-finite values in %s" % (os.path.basename(path), ", ".join(bad)))
         except OSError as e:
-            problems.append("%s: unreadable after exit 0: %s" % (os.path.basename(path), e))
+            if not unreadable_ok:
+                problems.append("%s: unreadable after exit 0: %s" % (os.path.basename(path), e))
     return problems
 
 
@@ -184,6 +187,9 @@ def judge(outcome, case_dir, inputs=(), summary=None, finite_fields=True, descri
         if finite_fields:
             failures += field_problems([os.path.join(case_dir, p) for p in outputs if p.endswith(".h5")
                                         and "checkpoint" not in p])
+    if status not in (0, BAD_INPUT) and finite_fields:  # the output a failed run leaves is still good
+        failures += ["written before the failure: " + p for p in field_problems(
+            [os.path.join(case_dir, p) for p in outputs if p.endswith(".h5") and "checkpoint" not in p], unreadable_ok=True)]
     if status == STOPPED and "stopped at step" not in text:
         failures.append("status 75 without the 'stopped at step' line")
     if status not in (0, 1, BAD_INPUT, STOPPED, 130) and not failures:
