@@ -306,3 +306,29 @@ TEST_F(CliErrors, CheckpointFolderThatCannotBe) {
   EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(fs::exists(m_dir / "new" / "ck" / "heat2d_checkpoint_00000010.h5")) << o.output;
 }
+
+TEST_F(CliErrors, KilledRankEndsTheJobQuickly) {
+  // issue 16, what works and must stay: a rank killed mid-run (SIGKILL, the OOM killer) takes
+  // the job down in about a second; the other rank must not wait in a collective forever
+  const auto script = m_dir / "kill_rank.sh";
+  std::ofstream(script) << "timeout 60 " << GRIDFLOW_MPIEXEC << " -np 2 --oversubscribe " << GRIDFLOW_EXECUTABLE << " "
+                        << deck(good) << " heat.steps=1000000000 output.enabled=false > " << (m_dir / "run.log").string()
+                        << " 2>&1 &\n"
+                        << "job=$!; sleep 3\n"
+                        << "launcher=$(pgrep -P $job | head -n 1)\n"
+                        << "rank=$(pgrep -P \"$launcher\" -f gridflow | head -n 1)\n"
+                        << "[ -n \"$rank\" ] || { echo \"no rank found\"; kill $job; exit 3; }\n"
+                        << "start=$(date +%s%N); kill -KILL \"$rank\"; wait $job; status=$?; end=$(date +%s%N)\n"
+                        << "echo \"status $status after $(( (end - start) / 1000000 )) ms\"\n";
+  FILE* pipe = popen(("sh " + script.string() + " 2>&1").c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (pipe && fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  ASSERT_EQ(pipe ? pclose(pipe) : -1, 0) << output;
+  int status = 0;
+  long milliseconds = 0;
+  ASSERT_EQ(std::sscanf(output.c_str(), "status %d after %ld ms", &status, &milliseconds), 2) << output;
+  EXPECT_NE(status, 0) << output;
+  EXPECT_NE(status, 124) << "the job outlived its killed rank until the timeout: " << output;
+  EXPECT_LT(milliseconds, 10000) << output;
+}
