@@ -1,6 +1,7 @@
 #include "app/deck.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <sstream>
 #include <type_traits>
@@ -78,7 +79,14 @@ toml::table* child_table(toml::table& t, const std::string& part) {
 
 // A quoted key such as "grid.n" = [8, 8] is one key named grid.n, not n in [grid]: the reads, which
 // take dots and brackets as the path, never found it, and the defaults ran without a word.
-void require_plain_key_names(const toml::table& t, const std::string& prefix, const std::string& where) {
+// Tables nested deeper than any deck key (heat.boundary.left is 3): a dotted key of 30000 parts
+// overflowed the stack in the recursive walks over the deck.
+constexpr int max_key_depth = 16;
+
+void require_plain_key_names(const toml::table& t, const std::string& prefix, const std::string& where, int depth = 1) {
+  if (depth > max_key_depth)
+    throw InputError("key '" + prefix.substr(0, 100) + (prefix.size() > 100 ? "...'" : "'") + " " + where + ": tables nest deeper than " +
+                     std::to_string(max_key_depth) + " levels; no deck key has more than 3");
   for (const auto& [k, v] : t) {
     const std::string name(k.str());
     const std::string key = prefix.empty() ? name : prefix + "." + name;
@@ -86,14 +94,35 @@ void require_plain_key_names(const toml::table& t, const std::string& prefix, co
       throw InputError("key '\"" + name + "\"'" + (prefix.empty() ? "" : " in [" + prefix + "]") + " " + where +
                        ": a quoted key name holding '.', '[' or ']' is one name, not a path; write it unquoted (e.g. "
                        "grid.n = ..., or n = ... under [grid])");
-    if (const auto* sub = v.as_table()) require_plain_key_names(*sub, key, where);
+    if (const auto* sub = v.as_table()) require_plain_key_names(*sub, key, where, depth + 1);
     else if (v.is_array_of_tables()) {
       const auto& blocks = *v.as_array();
       for (std::size_t i = 0; i < blocks.size(); ++i)
-        require_plain_key_names(*blocks[i].as_table(), key + "[" + std::to_string(i) + "]", where);
+        require_plain_key_names(*blocks[i].as_table(), key + "[" + std::to_string(i) + "]", where, depth + 1);
     } else if (const auto* a = v.as_array()) {  // inline tables inside an array
       for (const auto& e : *a)
-        if (const auto* sub = e.as_table()) require_plain_key_names(*sub, key, where);
+        if (const auto* sub = e.as_table()) require_plain_key_names(*sub, key, where, depth + 1);
+    }
+  }
+}
+
+// toml++ recurses once per part of a dotted key (a.b.c = 1, [a.b.c], {a.b.c = 1}) with no bound of
+// its own: 30000 parts overflowed the stack inside toml::parse. Refused before parsing, by a scan
+// that counts dots joining key characters on one line (far above any real key, so a dotted path
+// in a string never trips it).
+constexpr int max_dotted_parts = 1000;
+
+void require_short_dotted_keys(const std::string& text, const std::string& source) {
+  int dots = 0, line = 1;
+  for (const char c : text) {
+    if (c == '\n') ++line;
+    if (c == '.') {
+      if (++dots >= max_dotted_parts)
+        throw InputError("invalid TOML: " + source + ":" + std::to_string(line) + ": a dotted key of more than " +
+                         std::to_string(max_dotted_parts) + " parts");
+    } else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ' ' || c == '\t' || c == '"' ||
+                 c == '\'')) {
+      dots = 0;
     }
   }
 }
@@ -135,6 +164,7 @@ std::string exact_decimal(double v) {
 Deck Deck::parse(const std::string& text, const std::string& source) {
   Deck d;
   d.m_source = source;
+  require_short_dotted_keys(text, source);
   try {
     d.m_table = toml::parse(std::string_view(text), std::string_view(source));
   } catch (const toml::parse_error& e) {
@@ -156,12 +186,16 @@ void Deck::apply_override(const std::string& assignment) {
   const std::string key = assignment.substr(0, eq);
   const std::string value = assignment.substr(eq + 1);
   toml::table parsed;
+  require_short_dotted_keys(value, "override '" + key.substr(0, 100) + "'");
   try {
     parsed = toml::parse(std::string_view("v = " + value), std::string_view("<command line>"));
   } catch (const toml::parse_error&) {
     parsed.insert_or_assign("v", value);  // a bare word such as gpu or /tmp/out is a string
   }
   const auto parts = split_key(key);
+  if (parts.size() > static_cast<std::size_t>(max_key_depth))
+    throw InputError("override '" + assignment.substr(0, 100) + (assignment.size() > 100 ? "...'" : "'") + ": the key has " +
+                     std::to_string(parts.size()) + " parts; no deck key has more than 3");
   toml::table* t = &m_table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     const auto index = block_index(parts[i]);

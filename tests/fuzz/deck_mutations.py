@@ -67,7 +67,8 @@ def remove_key(rng, deck):
 
 def add_unknown_key(rng, deck):
     key = rng.choice(["grid.m", "heat.alpha", "zzz", "output.Every", "heat.boundary.front", "poisson.boundary.w_low",
-                      "diagnostics[1].kind", "diagnostics[0].bins", "tuning.cache.x", "\u00e9", "a b", "x" * 500])
+                      "diagnostics[1].kind", "diagnostics[0].bins", "tuning.cache.x", "\u00e9", "a b", "x" * 500,
+                      ".".join(["a"] * 20), ".".join(["a"] * 30000)])
     deck_tree.put(deck, key, rng.choice([1, "x", [1], True]))
     return "added %s" % key
 
@@ -154,7 +155,8 @@ def override(rng, deck):
         "diagnostics[].kind=spectrum", "diagnostics[100000000].kind=spectrum", "diagnostics=[1,2]",
         "diagnostics[0]=1", "heat=1", "grid=[1]", "a" * 5000 + "=1", "\u00e9=1", "grid.n=[16,12", "grid.n=[16,12]]",
         "heat.a==1", "heat.a=1=2", "heat.initial=\"x", "output.dir=\u0000", "--summary", "-x", "--", "-", "--help=1",
-        "heat.a=1 # comment", "heat.a=1\x00", "tuning.cache=" + "c" * 5000,
+        "heat.a=1 # comment", "heat.a=1\x00", "tuning.cache=" + "c" * 5000, ".".join(["a"] * 20000) + "=1",
+        "x={" + ".".join(["a"] * 20000) + " = 1}",
     ])
 
 

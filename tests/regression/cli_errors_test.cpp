@@ -332,3 +332,16 @@ TEST_F(CliErrors, KilledRankEndsTheJobQuickly) {
   EXPECT_NE(status, 124) << "the job outlived its killed rank until the timeout: " << output;
   EXPECT_LT(milliseconds, 10000) << output;
 }
+
+TEST_F(CliErrors, KeysNestedTooDeep) {
+  // a dotted key of 30000 parts crashed (stack overflow, status 139): in toml++'s parser, and in
+  // the walks over the deck's tables (fuzzer, issue 16)
+  std::string parts = "a";
+  for (int i = 1; i < 30000; ++i) parts += ".a";
+  expect_error(run(deck(good + parts + " = 1\n")), "deck.toml:6: a dotted key of more than 1000 parts");
+  expect_error(run(deck(good + "[" + parts + "]\nb = 1\n")), "a dotted key of more than 1000 parts");
+  expect_error(run(deck(good) + " 'x={" + parts + " = 1}'"), "invalid TOML: override 'x':1: a dotted key of more than 1000 parts");
+  expect_error(run(deck(good) + " " + parts + "=1"), "the key has 30000 parts; no deck key has more than 3");
+  const std::string seventeen = "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a";
+  expect_error(run(deck(good + seventeen + " = 1\n")), "tables nest deeper than 16 levels");
+}
