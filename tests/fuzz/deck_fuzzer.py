@@ -19,6 +19,7 @@ Case n depends on the seed and n alone, so GRIDFLOW_FUZZ_SEED=S GRIDFLOW_FUZZ_CA
 Cases 0..D-1 are the D sample decks unmutated (shrunk): they must pass, or the fuzzer itself is
 broken. Exit status 0 when every case passed, 1 otherwise."""
 
+import collections
 import copy
 import glob
 import os
@@ -35,6 +36,13 @@ import case_checks  # noqa: E402
 import deck_mutations  # noqa: E402
 import filter_arguments  # noqa: E402
 import toml_text  # noqa: E402
+
+
+# One case: what it changed (words), the command, its folder (the working directory), the files
+# put there before it ran, the --summary path (None: no run expected to write one), whether its
+# output must be finite, the files an exit 0 may change, and the deck keys given with their
+# values (None where not known).
+Case = collections.namedtuple("Case", "what argv folder inputs summary finite writable given")
 
 
 def parse_cases(text):
@@ -84,9 +92,7 @@ class Fuzzer:
         return [self.mpiexec, "-np", str(ranks), "--oversubscribe", self.gridflow]
 
     def case(self, n):
-        """Builds case n: (description, argv, case folder, input files, summary path or None, whether
-        the output must be finite, files an exit 0 may change, the keys given with their values or
-        None where unknown)."""
+        """Builds case n, from the seed and n alone."""
         rng = random.Random("%d:%d" % (self.seed, n))
         case_dir = os.path.join(self.scratch, "case_%05d" % n)
         shutil.rmtree(case_dir, ignore_errors=True)
@@ -126,21 +132,21 @@ class Fuzzer:
         if n >= len(self.names) and rng.random() < 0.1:  # the tune subcommand reads the same decks
             what.append("gridflow tune")
             argv = self.launch(ranks) + ["tune", "deck.toml"] + overrides
-            return what, argv, case_dir, set(), None, True, set(), None
+            return Case(what, argv, case_dir, set(), None, True, set(), None)
         argv = self.launch(ranks) + ["--summary", summary, "deck.toml"] + overrides
         if any(o.startswith(("--help", "--version")) for o in overrides):
             summary = None  # the help or the version, and no run
-        return what, argv, case_dir, set(), summary, True, set(), given
+        return Case(what, argv, case_dir, set(), summary, True, set(), given)
 
     def _filter_case(self, rng, n, case_dir):
         if self.filter_reason is not None:
-            return ["filter case skipped: " + self.filter_reason], None, case_dir, set(), None, False, set(), None
+            return Case(["filter case skipped: " + self.filter_reason], None, case_dir, set(), None, False, set(), None)
         for name in os.listdir(self.filter_inputs):
             shutil.copy(os.path.join(self.filter_inputs, name), case_dir)
         args, what, infile, writable = filter_arguments.mutate(rng)
         finite = infile in filter_arguments.finite_inputs() and not any("wnan" in a for a in args)
         argv = self.launch(1) + ["filter"] + args
-        return what + ["1 rank(s)"], argv, case_dir, set(os.listdir(case_dir)), None, finite, writable, None
+        return Case(what + ["1 rank(s)"], argv, case_dir, set(os.listdir(case_dir)), None, finite, writable, None)
 
     def reproduce_line(self, n, inputs):
         return "GRIDFLOW_FUZZ_SEED=%d GRIDFLOW_FUZZ_CASES=%d %s %s %s %s %s %s" % (
@@ -172,26 +178,28 @@ def main():
     for n in (only if only is not None else range(most)):
         if only is None and time.monotonic() - start > budget:
             break
-        what, argv, case_dir, inputs_before, summary, finite, writable, given = fuzzer.case(n)
-        if argv is None:
+        case = fuzzer.case(n)
+        if case.argv is None:
             counts["skipped"] += 1
-            shutil.rmtree(case_dir, ignore_errors=True)
+            shutil.rmtree(case.folder, ignore_errors=True)
             continue
-        hashes = case_checks.file_hashes(case_dir, inputs_before)
+        hashes = case_checks.file_hashes(case.folder, case.inputs)
         # A tuning cache per case: what one case stores cannot change another.
-        env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case_dir, "tuning-cache.json"))
-        outcome = case_checks.run(argv, case_dir, env, fuzzer.timeout)
-        failures, known = case_checks.judge(outcome, case_dir, inputs_before, summary, finite, "; ".join(what))
-        failures += case_checks.changed_inputs(case_dir, hashes, writable, outcome.status)
-        if outcome.status == 0 and given is not None:
-            failures += case_checks.recorded_deck_problems(case_dir, given)
+        env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case.folder, "tuning-cache.json"))
+        outcome = case_checks.run(case.argv, case.folder, env, fuzzer.timeout)
+        failures, known = case_checks.judge(outcome, case.folder, case.inputs, case.summary, case.finite,
+                                            "; ".join(case.what))
+        failures += case_checks.changed_inputs(case.folder, hashes, case.writable, outcome.status)
+        if outcome.status == 0 and case.given is not None:
+            failures += case_checks.recorded_deck_problems(case.folder, case.given)
         statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
-        head = "case %d (seed %d): %s" % (n, seed, "; ".join(what))
+        head = "case %d (seed %d): %s" % (n, seed, "; ".join(case.what))
         if failures:
             counts["failed"] += 1
+            last_lines = "\n    ".join(outcome.output.strip().splitlines()[-12:])
             print("FAIL %s\n  %s\n  status %s after %.1f s; folder %s\n  reproduce: %s\n  output (last lines):\n    %s"
-                  % (head, "\n  ".join(failures), outcome.status, outcome.seconds, case_dir, fuzzer.reproduce_line(n, os.path.abspath(inputs)),
-                     "\n    ".join(outcome.output.strip().splitlines()[-12:])), flush=True)
+                  % (head, "\n  ".join(failures), outcome.status, outcome.seconds, case.folder,
+                     fuzzer.reproduce_line(n, os.path.abspath(inputs)), last_lines), flush=True)
             continue
         if known:
             counts["known"] += 1
@@ -202,9 +210,9 @@ def main():
                 print("pass %s: status %d in %.1f s" % (head, outcome.status, outcome.seconds), flush=True)
             elif only is not None:
                 print("pass %s: status %d in %.1f s" % (head, outcome.status, outcome.seconds))
-                print("    " + "\n    ".join(outcome.output.strip().splitlines()[-6:]))
+                print("    " + "\n    ".join(outcome.output.strip().splitlines()[:40]))
         if not keep:
-            shutil.rmtree(case_dir, ignore_errors=True)
+            shutil.rmtree(case.folder, ignore_errors=True)
     ran = counts["passed"] + counts["failed"] + counts["known"]
     print("deck fuzzer: seed %d, %d cases in %.0f s: %d passed, %d failed, %d known (other parts of issue 16), "
           "%d skipped (filter); exit statuses %s" % (seed, ran, time.monotonic() - start, counts["passed"],

@@ -70,7 +70,7 @@ def add_unknown_key(rng, deck):
                       "diagnostics[1].kind", "diagnostics[0].bins", "tuning.cache.x", "\u00e9", "a b", "x" * 500,
                       ".".join(["a"] * 20), ".".join(["a"] * 30000)])
     deck_tree.put(deck, key, rng.choice([1, "x", [1], True]))
-    return "added %s" % key
+    return "added %s" % _short(key)
 
 
 def add_diagnostics_block(rng, deck):
