@@ -24,10 +24,12 @@ import copy
 import glob
 import os
 import random
+import resource
 import shutil
 import sys
 import time
 import tomllib
+import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -164,6 +166,9 @@ def main():
     only = parse_cases(os.environ["GRIDFLOW_FUZZ_CASES"]) if os.environ.get("GRIDFLOW_FUZZ_CASES") else None
     keep = os.environ.get("GRIDFLOW_FUZZ_KEEP") == "1"
     verbose = os.environ.get("GRIDFLOW_FUZZ_VERBOSE") == "1"
+    # A bug of the fuzzer that allocates without bound fails here, not the machine (its cases
+    # set their own limit in case_checks.run).
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
     scratch = os.path.abspath(scratch)
     os.makedirs(scratch, exist_ok=True)
     print("deck fuzzer: seed %d (repeat with GRIDFLOW_FUZZ_SEED=%d), budget %.0f s, at most %d cases"
@@ -178,7 +183,14 @@ def main():
     for n in (only if only is not None else range(most)):
         if only is None and time.monotonic() - start > budget:
             break
-        case = fuzzer.case(n)
+        try:
+            case = fuzzer.case(n)
+        except Exception:  # a bug of the fuzzer: reported like a failing case, and the run goes on
+            counts["failed"] += 1
+            print("FAIL case %d (seed %d): the fuzzer could not build it\n  %s\n  reproduce: %s"
+                  % (n, seed, traceback.format_exc().strip().replace("\n", "\n  "),
+                     fuzzer.reproduce_line(n, os.path.abspath(inputs))), flush=True)
+            continue
         if case.argv is None:
             counts["skipped"] += 1
             shutil.rmtree(case.folder, ignore_errors=True)
@@ -187,11 +199,14 @@ def main():
         # A tuning cache per case: what one case stores cannot change another.
         env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case.folder, "tuning-cache.json"))
         outcome = case_checks.run(case.argv, case.folder, env, fuzzer.timeout)
-        failures, known = case_checks.judge(outcome, case.folder, case.inputs, case.summary, case.finite,
-                                            "; ".join(case.what))
-        failures += case_checks.changed_inputs(case.folder, hashes, case.writable, outcome.status)
-        if outcome.status == 0 and case.given is not None:
-            failures += case_checks.recorded_deck_problems(case.folder, case.given)
+        try:
+            failures, known = case_checks.judge(outcome, case.folder, case.inputs, case.summary, case.finite,
+                                                "; ".join(case.what))
+            failures += case_checks.changed_inputs(case.folder, hashes, case.writable, outcome.status)
+            if outcome.status == 0 and case.given is not None:
+                failures += case_checks.recorded_deck_problems(case.folder, case.given)
+        except Exception:
+            failures, known = ["the fuzzer could not judge it:\n  " + traceback.format_exc().strip().replace("\n", "\n  ")], []
         statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
         head = "case %d (seed %d): %s" % (n, seed, "; ".join(case.what))
         if failures:

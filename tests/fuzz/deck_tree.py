@@ -3,6 +3,7 @@
 import re
 
 _PART = re.compile(r"^(.*)\[(\d+)\]$")
+MAX_BLOCKS = 10000
 
 
 def _split(key):
@@ -33,6 +34,8 @@ def _child(table, part, create):
             table[part] = {}
         return table[part]
     name, index = m.group(1), int(m.group(2))
+    if index > MAX_BLOCKS:  # diagnostics[99999999999].kind: no list of that length
+        raise ValueError("block index %d" % index)
     blocks = table.get(name)
     if not (isinstance(blocks, list) and all(isinstance(e, dict) for e in blocks)):
         if not create:
