@@ -88,7 +88,8 @@ def add_diagnostics_block(rng, deck):
 
 def quote_dotted_key(rng, deck):
     """A leaf moved to the top level under its dotted path as one quoted name: "grid.n" = [...]."""
-    nested = [k for k in deck_tree.leaves(deck) if "." in k]
+    # A name quoted before ("heat.a" at the top) is a leaf that the dotted path does not reach.
+    nested = [k for k in deck_tree.leaves(deck) if "." in k and deck_tree.get(deck, k) is not None]
     if not nested:
         return "no dotted key to quote"
     key = rng.choice(nested)
