@@ -1,13 +1,21 @@
 #include "app/checkpoint_options.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 
 #include "app/duration.hpp"
 #include "mesh/check.hpp"
+#include "mesh/rank0_error.hpp"
 
 namespace gridflow::app {
 
 namespace {
+
+constexpr double max_duration = 100.0 * 365 * 86400;
 
 /// A duration key: "1h30m"-style text or a number of seconds; > 0.
 double duration_key(Deck& deck, const std::string& key) {
@@ -21,6 +29,11 @@ double duration_key(Deck& deck, const std::string& key) {
     seconds = deck.number(key);
   }
   if (!std::isfinite(seconds) || seconds <= 0) throw InputError("key '" + key + "': the duration must be positive");
+  // 1e308 s was printed as -9223372036854775808 s (a double beyond the integers it is shown as).
+  if (seconds > max_duration)
+    throw InputError("key '" + key + "': " + exact_decimal(seconds) + " s is longer than 100 years (" +
+                     std::to_string(static_cast<long long>(max_duration)) + " s)" +
+                     (key == "run.wall_limit" ? "; leave the key out for no limit" : ""));
   return seconds;
 }
 
@@ -55,6 +68,29 @@ CheckpointOptions read_checkpoint_options(Deck& deck, const std::string& output_
     }
   }
   return o;
+}
+
+void check_checkpoint_dir(const CheckpointOptions& options, MPI_Comm comm) {
+  namespace fs = std::filesystem;
+  int rank = 0;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string error;
+  if (rank == 0) {
+    const std::string key = "key 'checkpoint.dir': '" + options.dir + "' ";
+    std::error_code ec;
+    fs::path existing = fs::absolute(options.dir, ec);
+    while (!ec && !fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+      existing = existing.parent_path();  // the part of the path that exists: the folder is made in it
+    if (ec) {
+      error = key + "cannot be looked at: " + ec.message();
+    } else if (!fs::is_directory(existing, ec)) {
+      error = key + (existing == fs::absolute(options.dir) ? "exists and is not a folder"
+                                                           : "cannot be made: '" + existing.string() + "' is not a folder");
+    } else if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+      error = key + "is not writable: '" + existing.string() + "': " + std::strerror(errno);
+    }
+  }
+  share_rank0_input_error(error, comm);
 }
 
 }  // namespace gridflow::app

@@ -1,6 +1,8 @@
 #pragma once
 // CheckpointOptions: the [checkpoint] keys, restart=, and the run's time limit (run.wall_limit,
 // run.wall_margin), read from the deck with the checks a user needs.
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 
@@ -25,5 +27,11 @@ struct CheckpointOptions {
 /// Reads checkpoint.every, checkpoint.keep, checkpoint.dir, restart, run.wall_limit and
 /// run.wall_margin; InputError naming the key for a bad value. `output_dir`: the default folder.
 CheckpointOptions read_checkpoint_options(Deck& deck, const std::string& output_dir);
+
+/// Collective; rank 0 looks: InputError naming checkpoint.dir when it is something other than a
+/// folder, or cannot be made because a part of its path is a file, or is not writable. Nothing is
+/// created (a run may never write a checkpoint). Before any work, so that a checkpoint due late
+/// in the run cannot fail then and lose the run.
+void check_checkpoint_dir(const CheckpointOptions& options, MPI_Comm comm);
 
 }  // namespace gridflow::app

@@ -1,6 +1,7 @@
 #include "app/deck.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <sstream>
 #include <type_traits>
@@ -47,23 +48,83 @@ void leaf_keys(const toml::table& t, const std::string& prefix, std::vector<std:
   }
 }
 
+// Blocks one [[name]] may have: a key such as diagnostics[100000000].kind on the command line
+// grew the array by that many empty tables, until the allocation failed.
+constexpr std::size_t max_blocks = 1000;
+
+// The index i of a part "name[i]" of a dotted key; nullopt for a plain name, -1 for a bracket
+// that holds no index.
+std::optional<long long> block_index(const std::string& part) {
+  const auto open = part.find('[');
+  if (open == std::string::npos || part.back() != ']') return std::nullopt;
+  const std::string digits = part.substr(open + 1, part.size() - open - 2);
+  if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoll(digits);
+}
+
 // The table a part of a dotted key names inside `t`: "name" or "name[i]" (the i-th table of an
 // array of tables), created when missing (an array is grown by empty tables); null when the part
-// names something that is not a table.
+// names something that is not a table, or an index beyond max_blocks.
 toml::table* child_table(toml::table& t, const std::string& part) {
-  const auto open = part.find('[');
-  if (open == std::string::npos || part.back() != ']') return t.insert(part, toml::table{}).first->second.as_table();
-  const std::string name = part.substr(0, open);
-  std::size_t index = 0;
-  try {
-    index = std::stoul(part.substr(open + 1, part.size() - open - 2));
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  const auto parsed = block_index(part);
+  if (!parsed) return t.insert(part, toml::table{}).first->second.as_table();
+  if (*parsed < 0 || *parsed >= static_cast<long long>(max_blocks)) return nullptr;
+  const std::string name = part.substr(0, part.find('['));
+  const auto index = static_cast<std::size_t>(*parsed);
   auto* blocks = t.insert(name, toml::array{}).first->second.as_array();
   if (!blocks) return nullptr;
   while (blocks->size() <= index) blocks->push_back(toml::table{});
   return (*blocks)[index].as_table();
+}
+
+// A quoted key such as "grid.n" = [8, 8] is one key named grid.n, not n in [grid]: the reads, which
+// take dots and brackets as the path, never found it, and the defaults ran without a word.
+// Tables nested deeper than any deck key (heat.boundary.left is 3): a dotted key of 30000 parts
+// overflowed the stack in the recursive walks over the deck.
+constexpr int max_key_depth = 16;
+
+void require_plain_key_names(const toml::table& t, const std::string& prefix, const std::string& where, int depth = 1) {
+  if (depth > max_key_depth)
+    throw InputError("key '" + prefix.substr(0, 100) + (prefix.size() > 100 ? "...'" : "'") + " " + where + ": tables nest deeper than " +
+                     std::to_string(max_key_depth) + " levels; no deck key has more than 3");
+  for (const auto& [k, v] : t) {
+    const std::string name(k.str());
+    const std::string key = prefix.empty() ? name : prefix + "." + name;
+    if (name.find_first_of(".[]") != std::string::npos)
+      throw InputError("key '\"" + name + "\"'" + (prefix.empty() ? "" : " in [" + prefix + "]") + " " + where +
+                       ": a quoted key name holding '.', '[' or ']' is one name, not a path; write it unquoted (e.g. "
+                       "grid.n = ..., or n = ... under [grid])");
+    if (const auto* sub = v.as_table()) require_plain_key_names(*sub, key, where, depth + 1);
+    else if (v.is_array_of_tables()) {
+      const auto& blocks = *v.as_array();
+      for (std::size_t i = 0; i < blocks.size(); ++i)
+        require_plain_key_names(*blocks[i].as_table(), key + "[" + std::to_string(i) + "]", where, depth + 1);
+    } else if (const auto* a = v.as_array()) {  // inline tables inside an array
+      for (const auto& e : *a)
+        if (const auto* sub = e.as_table()) require_plain_key_names(*sub, key, where, depth + 1);
+    }
+  }
+}
+
+// toml++ recurses once per part of a dotted key (a.b.c = 1, [a.b.c], {a.b.c = 1}) with no bound of
+// its own: 30000 parts overflowed the stack inside toml::parse. Refused before parsing, by a scan
+// that counts dots joining key characters on one line (far above any real key, so a dotted path
+// in a string never trips it).
+constexpr int max_dotted_parts = 1000;
+
+void require_short_dotted_keys(const std::string& text, const std::string& source) {
+  int dots = 0, line = 1;
+  for (const char c : text) {
+    if (c == '\n') ++line;
+    if (c == '.') {
+      if (++dots >= max_dotted_parts)
+        throw InputError("invalid TOML: " + source + ":" + std::to_string(line) + ": a dotted key of more than " +
+                         std::to_string(max_dotted_parts) + " parts");
+    } else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ' ' || c == '\t' || c == '"' ||
+                 c == '\'')) {
+      dots = 0;
+    }
+  }
 }
 
 std::string format_parse_error(const toml::parse_error& e, const std::string& source) {
@@ -103,11 +164,13 @@ std::string exact_decimal(double v) {
 Deck Deck::parse(const std::string& text, const std::string& source) {
   Deck d;
   d.m_source = source;
+  require_short_dotted_keys(text, source);
   try {
     d.m_table = toml::parse(std::string_view(text), std::string_view(source));
   } catch (const toml::parse_error& e) {
     throw InputError("invalid TOML: " + format_parse_error(e, source));
   }
+  require_plain_key_names(d.m_table, "", "in " + source);
   return d;
 }
 
@@ -123,17 +186,27 @@ void Deck::apply_override(const std::string& assignment) {
   const std::string key = assignment.substr(0, eq);
   const std::string value = assignment.substr(eq + 1);
   toml::table parsed;
+  require_short_dotted_keys(value, "override '" + key.substr(0, 100) + "'");
   try {
     parsed = toml::parse(std::string_view("v = " + value), std::string_view("<command line>"));
   } catch (const toml::parse_error&) {
     parsed.insert_or_assign("v", value);  // a bare word such as gpu or /tmp/out is a string
   }
   const auto parts = split_key(key);
+  if (parts.size() > static_cast<std::size_t>(max_key_depth))
+    throw InputError("override '" + assignment.substr(0, 100) + (assignment.size() > 100 ? "...'" : "'") + ": the key has " +
+                     std::to_string(parts.size()) + " parts; no deck key has more than 3");
   toml::table* t = &m_table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    const auto index = block_index(parts[i]);
+    if (index && (*index < 0 || *index >= static_cast<long long>(max_blocks)))
+      throw InputError("override '" + assignment + "': '" + parts[i] + "' needs a block number from 0 to " +
+                       std::to_string(max_blocks - 1));
     t = child_table(*t, parts[i]);
     if (!t) throw InputError("override '" + assignment + "': '" + parts[i] + "' is not a table in the deck");
   }
+  if (const auto* value = parsed.get("v"); value && value->is_table())  // key={"a.b" = 1}
+    require_plain_key_names(*value->as_table(), key, "given on the command line");
   t->insert_or_assign(parts.back(), std::move(*parsed.get("v")));
   m_overridden.insert(key);
 }
@@ -153,6 +226,9 @@ std::size_t Deck::blocks(const std::string& key) {
     return 0;
   }
   if (!n->is_array_of_tables()) wrong_type(key, "[[" + key + "]] blocks (an array of tables)");
+  if (a->size() > max_blocks)
+    throw InputError("key '" + key + "': " + std::to_string(a->size()) + " [[" + key + "]] blocks; at most " +
+                     std::to_string(max_blocks));
   return a->size();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/observer.hpp"
+#include "mesh/decomposition.hpp"
 #include "solver/coordinate_function.hpp"
 
 namespace gridflow::app {
@@ -27,6 +28,11 @@ class ExactError final : public Observer<T, 3> {
   const solver::CoordinateFunction& m_exact;
   std::optional<double> m_value;
 };
+
+/// Collective: InputError naming `key` (poisson.exact) when `exact` is NaN or infinite at some grid
+/// point, with the first such point; the error against it would be NaN or infinite (or, as a max
+/// that skips NaN, too small).
+void require_finite_exact(const std::string& key, const solver::CoordinateFunction& exact, const mesh::Decomposition<3>& d);
 
 extern template class ExactError<float>;
 extern template class ExactError<double>;

@@ -26,6 +26,7 @@
 #include "app/finite_check.hpp"
 #include "app/ghost_width_report.hpp"
 #include "app/heat_checkpoint.hpp"
+#include "app/heat_start_check.hpp"
 #include "app/heat_stepping.hpp"
 #include "app/phase_table.hpp"
 #include "app/restart.hpp"
@@ -85,6 +86,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
                                                  kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
+  require_finite_start(config, decomposition, started->solution(), stream);
 
   // A restart continues the checkpoint's run: its solution, step and output series.
   std::optional<HeatRestart> restart;
@@ -267,6 +269,7 @@ int run_heat2d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
     const int ghost = solver::plan_ghost_width(config.run, p.decomposition).capacity();
     return solver::heat_memory_need(config, p.decomposition.owned(), ghost, p.space);
   });
+  check_checkpoint_dir(checkpoint, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, diagnostics, filters, deck, place.decomposition, place.space, place.transport, summary_path,

@@ -115,6 +115,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     throw InputError("key 'poisson.rhs' (with the poisson.boundary.* faces): ||b|| = " + exact_decimal(b_norm) +
                      " is not finite: the right-hand side or a boundary value is NaN or infinite (or overflows " +
                      (sizeof(T) == 4 ? "float" : "double") + ") somewhere on the grid");
+  if (config.exact) require_finite_exact("poisson.exact", *config.exact, d);
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
   auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});
@@ -227,6 +228,7 @@ int run_poisson3d(Deck& deck, MPI_Comm comm, const std::string& summary_path) {
     const bool staged = p.space == mesh::MemorySpace::device && p.transport != halo::Transport::nccl;
     return solver::poisson_memory_need(config, p.decomposition.owned(), p.decomposition.size(), ghost, p.space, staged);
   });
+  check_checkpoint_dir(checkpoint, comm);
   return kernels::core::dispatch(config.run.precision, [&](auto zero) {
     using T = decltype(zero);
     return run<T>(config, diagnostics, filters, deck, place.decomposition, place.space, place.transport, summary_path,

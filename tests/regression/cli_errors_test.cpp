@@ -253,3 +253,124 @@ TEST_F(CliErrors, DiagnosticsBlocksAreChecked) {
   expect_error(run(deck(good) + " diagnostics[0].kind=spectra diagnostics[0].field=u"),
                "key 'diagnostics[0].kind': 'spectra' is not one of 'spectrum'");
 }
+
+TEST_F(CliErrors, PoissonExactSolutionNotFinite) {
+  // exited 0 printing "max error against poisson.exact inf" and storing it in /Info (fuzzer, issue 16);
+  // a NaN somewhere was skipped by the max, which then understated the error
+  expect_error(run(deck(poisson) + " 'poisson.exact=1/0'"), "key 'poisson.exact': the exact solution is inf at");
+  expect_error(run(deck(poisson) + " 'poisson.exact=sqrt(x-0.5)'", 2), "key 'poisson.exact': the exact solution is NaN at");
+}
+
+TEST_F(CliErrors, DurationLongerThanAnyRun) {
+  // run.wall_limit=1e308 ran, printing "time limit: run.wall_limit = -9223372036854775808 s" (fuzzer, issue 16)
+  expect_error(run(deck(good) + " run.wall_limit=1e308"), "key 'run.wall_limit': 1e+308 s is longer than 100 years");
+  expect_error(run(deck(good) + " run.wall_limit=99999999999999999999d"), "key 'run.wall_limit'");
+  expect_error(run(deck(good) + " checkpoint.every=9999999999h"), "key 'checkpoint.every'");
+  expect_error(run(deck(good) + " run.wall_margin=1e300"), "key 'run.wall_margin'");
+  const auto o = run(deck(good) + " run.wall_limit=36500d");  // 100 years still runs
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("run.wall_limit = 3153600000 s"), std::string::npos) << o.output;
+}
+
+TEST_F(CliErrors, BlockNumberOutOfRange) {
+  // diagnostics[100000000].kind=spectrum grew the blocks to 10^8 empty tables until the
+  // allocation failed: std::bad_alloc and MPI_ABORT (fuzzer, issue 16)
+  expect_error(run(deck(good) + " diagnostics[100000000].kind=spectrum"),
+               "override 'diagnostics[100000000].kind=spectrum': 'diagnostics[100000000]' needs a block number from 0 to 999");
+  expect_error(run(deck(good) + " diagnostics[99999999999999999999].kind=spectrum"), "needs a block number from 0 to 999");
+  expect_error(run(deck(good) + " 'diagnostics[-1].kind=spectrum'"), "needs a block number from 0 to 999");
+  expect_error(run(deck(good) + " 'diagnostics[].kind=spectrum'"), "needs a block number from 0 to 999");
+  std::string blocks;
+  for (int i = 0; i < 1001; ++i) blocks += "[[diagnostics]]\nkind = 'spectrum'\nfield = 'u'\n";
+  expect_error(run(deck(good + blocks)), "key 'diagnostics': 1001 [[diagnostics]] blocks; at most 1000");
+  // the last block number allowed still reaches the block checks
+  expect_error(run(deck(good) + " diagnostics[999].kind=spectrum"), "key 'diagnostics[0].kind' is required");
+}
+
+TEST_F(CliErrors, HeatStartNotFinite) {
+  // wrote a step-0 file of inf or NaN, then aborted at step 1 (MPI_ABORT) (fuzzer, issue 16)
+  const std::string every = " output.every=5";
+  expect_error(run(deck(good) + every + " 'heat.initial=1/0'"), "key 'heat.initial': '1/0' is inf at (x, y) = (0, 0), t = 0");
+  expect_error(run(deck(good) + every + " 'heat.initial=sqrt(x-0.5)'", 2), "key 'heat.initial': 'sqrt(x-0.5)' is NaN at (x, y) = (0, 0)");
+  // the top side's own points (its corners are the left and right sides')
+  expect_error(run(deck(good) + every + " 'heat.boundary.top=1/(x-0.5)'", 3),
+               "key 'heat.boundary.top': '1/(x-0.5)' is inf at (x, y) = (0.5, 1), t = 0");
+  expect_error(run(deck(good) + every + " heat.boundary.right=1e300 precision=float"),
+               "is 1e+300 at (x, y) = (1, 0), beyond the range of float");
+  const auto o = run(deck(good) + every + " heat.boundary.right=1e300");  // in double it is a value
+  EXPECT_EQ(o.status, 0) << o.output;
+}
+
+TEST_F(CliErrors, PoissonNotConvergedExitsWithoutAbort) {
+  // ended in "[rank 0] ..." and Open MPI's MPI_ABORT banner, though every rank knew (fuzzer, issue 16)
+  for (int ranks : {1, 2}) {
+    const auto o = run(deck(poisson) + " solver=multigrid grid.n=[16,16,16] poisson.rhs=1 poisson.tolerance=1e-300", ranks);
+    EXPECT_EQ(o.status, 1) << o.output;
+    EXPECT_NE(o.output.find("gridflow: error: the multigrid solver did not reach the tolerance 1.0e-300 in "
+                            "poisson.max_iterations = 100 (relative residual "), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("; its last iterate is written"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("MPI_ABORT"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("[rank"), std::string::npos) << o.output;
+    EXPECT_TRUE(fs::exists(fs::path(m_out) / "poisson3d_00000100.h5")) << o.output;
+  }
+}
+
+TEST_F(CliErrors, QuotedKeyNameWithDots) {
+  // "grid.n" = [8, 8] is one key named grid.n: no read found it and the default 256 x 256 ran (fuzzer, issue 16)
+  expect_error(run(deck("problem = 'heat2d'\n\"grid.n\" = [8, 8]\n[heat]\nsteps = 5\n")),
+               "key '\"grid.n\"' in " + (m_dir / "deck.toml").string() + ": a quoted key name holding '.', '[' or ']' is one name");
+  expect_error(run(deck(good + "'boundary.left' = '1'\n")), "key '\"boundary.left\"' in [heat] in ");
+  expect_error(run(deck(good + "[[diagnostics]]\n'field[0]' = 'u'\n")), "key '\"field[0]\"' in [diagnostics[0]]");
+  expect_error(run(deck(good) + " 'grid={\"n.x\" = 1}'"), "key '\"n.x\"' in [grid] given on the command line");
+}
+
+TEST_F(CliErrors, CheckpointFolderThatCannotBe) {
+  // the run did its work, then failed writing the checkpoint (HDF5-DIAG, MPI_ABORT) (fuzzer, issue 16)
+  std::ofstream(m_dir / "file") << "x";
+  const std::string file = (m_dir / "file").string();
+  expect_error(run(deck(good) + " checkpoint.every=5 checkpoint.dir=" + file), "key 'checkpoint.dir': '" + file + "' exists and is not a folder");
+  expect_error(run(deck(good) + " checkpoint.dir=" + file + "/sub/ck", 2),
+               "key 'checkpoint.dir': '" + file + "/sub/ck' cannot be made: '" + file + "' is not a folder");
+  const auto o = run(deck(good) + " checkpoint.every=5 checkpoint.dir=" + (m_dir / "new" / "ck").string());  // made when needed
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(fs::exists(m_dir / "new" / "ck" / "heat2d_checkpoint_00000010.h5")) << o.output;
+}
+
+TEST_F(CliErrors, KilledRankEndsTheJobQuickly) {
+  // issue 16, what works and must stay: a rank killed mid-run (SIGKILL, the OOM killer) takes
+  // the job down in about a second; the other rank must not wait in a collective forever
+  const auto script = m_dir / "kill_rank.sh";
+  std::ofstream(script) << "timeout 60 " << GRIDFLOW_MPIEXEC << " -np 2 --oversubscribe " << GRIDFLOW_EXECUTABLE << " "
+                        << deck(good) << " heat.steps=1000000000 output.enabled=false > " << (m_dir / "run.log").string()
+                        << " 2>&1 &\n"
+                        << "job=$!; sleep 3\n"
+                        << "launcher=$(pgrep -P $job | head -n 1)\n"
+                        << "rank=$(pgrep -P \"$launcher\" -f gridflow | head -n 1)\n"
+                        << "[ -n \"$rank\" ] || { echo \"no rank found\"; kill $job; exit 3; }\n"
+                        << "start=$(date +%s%N); kill -KILL \"$rank\"; wait $job; status=$?; end=$(date +%s%N)\n"
+                        << "echo \"status $status after $(( (end - start) / 1000000 )) ms\"\n";
+  FILE* pipe = popen(("sh " + script.string() + " 2>&1").c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (pipe && fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  ASSERT_EQ(pipe ? pclose(pipe) : -1, 0) << output;
+  int status = 0;
+  long milliseconds = 0;
+  ASSERT_EQ(std::sscanf(output.c_str(), "status %d after %ld ms", &status, &milliseconds), 2) << output;
+  EXPECT_NE(status, 0) << output;
+  EXPECT_NE(status, 124) << "the job outlived its killed rank until the timeout: " << output;
+  EXPECT_LT(milliseconds, 10000) << output;
+}
+
+TEST_F(CliErrors, KeysNestedTooDeep) {
+  // a dotted key of 30000 parts crashed (stack overflow, status 139): in toml++'s parser, and in
+  // the walks over the deck's tables (fuzzer, issue 16)
+  std::string parts = "a";
+  for (int i = 1; i < 30000; ++i) parts += ".a";
+  expect_error(run(deck(good + parts + " = 1\n")), "deck.toml:6: a dotted key of more than 1000 parts");
+  expect_error(run(deck(good + "[" + parts + "]\nb = 1\n")), "a dotted key of more than 1000 parts");
+  expect_error(run(deck(good) + " 'x={" + parts + " = 1}'"), "invalid TOML: override 'x':1: a dotted key of more than 1000 parts");
+  expect_error(run(deck(good) + " " + parts + "=1"), "the key has 30000 parts; no deck key has more than 3");
+  const std::string seventeen = "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a";
+  expect_error(run(deck(good + seventeen + " = 1\n")), "tables nest deeper than 16 levels");
+}
