@@ -12,7 +12,6 @@
 // across it (the reference never filters outside the array: its later passes read cval there).
 #include <array>
 #include <cstddef>
-#include <type_traits>
 #include <vector>
 
 #include "kernels/filter/correlate_point.hpp"
@@ -188,10 +187,19 @@ template <bool Spread, class Body>
 GRIDFLOW_HOST_DEVICE inline void for_rows(int rows, int width, int tid, int threads, Body&& body) {
   const RowLanes r(width, tid, threads);
   if constexpr (Spread) {
+    // (row, chunk) advance by `groups` items with a carry, not a division per item.
     const int chunks = (width + r.lanes - 1) / r.lanes;
-    for (int item = r.group; item < rows * chunks; item += r.groups) {
-      const int x = (item % chunks) * r.lanes + r.lane;
-      if (x < width) body(item / chunks, x);
+    const int step_row = r.groups / chunks, step_chunk = r.groups % chunks;
+    int row = r.group / chunks, chunk = r.group % chunks;
+    while (row < rows) {
+      const int x = chunk * r.lanes + r.lane;
+      if (x < width) body(row, x);
+      row += step_row;
+      chunk += step_chunk;
+      if (chunk >= chunks) {
+        chunk -= chunks;
+        ++row;
+      }
     }
   } else {
     for (int row = r.group; row < rows; row += r.groups)
@@ -199,12 +207,18 @@ GRIDFLOW_HOST_DEVICE inline void for_rows(int rows, int width, int tid, int thre
   }
 }
 
+/// A weights' length known at compile time (std::integral_constant's conversion is host-only).
+template <int N>
+struct FixedLength {
+  GRIDFLOW_HOST_DEVICE constexpr operator int() const { return N; }
+};
+
 /// Calls f with the weights' length: as a compile-time constant when it is K (the loops over the
 /// weights unroll, each weight an immediate operand from the constant bank), else as an int.
 template <int K, class F>
 GRIDFLOW_HOST_DEVICE inline void with_length(int length, F&& f) {
   if constexpr (K > 0) {
-    if (length == K) return f(std::integral_constant<int, K>{});
+    if (length == K) return f(FixedLength<K>{});
   }
   f(length);
 }
@@ -217,16 +231,18 @@ GRIDFLOW_HOST_DEVICE inline void with_length(int length, F&& f) {
 template <class T, int C, class Length>
 GRIDFLOW_HOST_DEVICE inline void column_outputs(T (&s)[C], const T* w, Length length, const T* src, int stride, int readable) {
   T window[C];
+  // Most columns hold every value the C outputs read: no check per load there.
+  const bool all = readable >= C - 1 + length;
 GRIDFLOW_FILTER_UNROLL
   for (int c = 0; c < C; ++c) {
-    window[c] = c < readable ? src[c * stride] : T(0);
+    window[c] = all || c < readable ? src[c * stride] : T(0);
     s[c] = w[0] * window[c];
   }
 GRIDFLOW_FILTER_UNROLL
   for (int j = 1; j < length; ++j) {
 GRIDFLOW_FILTER_UNROLL
     for (int c = 0; c + 1 < C; ++c) window[c] = window[c + 1];
-    window[C - 1] = C - 1 + j < readable ? src[(C - 1 + j) * stride] : T(0);
+    window[C - 1] = all || C - 1 + j < readable ? src[(C - 1 + j) * stride] : T(0);
 GRIDFLOW_FILTER_UNROLL
     for (int c = 0; c < C; ++c) s[c] = multiply_add(w[j], window[c], s[c]);
   }
@@ -299,19 +315,18 @@ GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, 
   with_length<K>(f.L[0], [&](auto length) {
     for_rows<(K > 0)>(groups, f.t[0], tid, threads, [&](int group, int x) {
       T s[C];
+      const T* src[C];
       GRIDFLOW_FILTER_UNROLL
       for (int c = 0; c < C; ++c) {
         const int row = group * C + c < rows ? group * C + c : group * C;  // past the end: a stand-in, not stored
-        s[c] = a.w.w[0][0] * s0[row * f.e[0] + x];
+        src[c] = s0 + row * f.e[0] + x;
+        s[c] = a.w.w[0][0] * src[c][0];
       }
       GRIDFLOW_FILTER_UNROLL
       for (int j = 1; j < length; ++j) {
         const T w = a.w.w[0][j];
         GRIDFLOW_FILTER_UNROLL
-        for (int c = 0; c < C; ++c) {
-          const int row = group * C + c < rows ? group * C + c : group * C;
-          s[c] = multiply_add(w, s0[row * f.e[0] + x + j], s[c]);
-        }
+        for (int c = 0; c < C; ++c) s[c] = multiply_add(w, src[c][j], s[c]);
       }
       GRIDFLOW_FILTER_UNROLL
       for (int c = 0; c < C; ++c) {
@@ -323,8 +338,7 @@ GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, 
             continue;
           }
         }
-        const int y = row % f.e[1], z = row / f.e[1];
-        const bool to_cval = constant && (f.outside(a, f.b[1] + y, 1) || f.outside(a, f.b[2] + z, 2));
+        const bool to_cval = constant && (f.outside(a, f.b[1] + row % f.e[1], 1) || f.outside(a, f.b[2] + row / f.e[1], 2));
         s1[row * f.t[0] + x] = to_cval ? a.cval : s[c];
       }
     });
@@ -342,7 +356,6 @@ GRIDFLOW_HOST_DEVICE void y_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, 
   with_length<K>(f.L[1], [&](auto length) {
     for_rows<(K > 0)>(groups_y * f.e[2], tx, tid, threads, [&](int row, int x) {
       const int y0 = (row % groups_y) * C, z = row / groups_y;
-      const bool to_cval = Dim == 3 && constant && f.outside(a, f.b[2] + z, 2);
       const T* src = s1 + z * f.e[1] * tx;
       T s[C];
       column_outputs<T, C>(s, a.w.w[1], length, src + y0 * tx + x, tx, f.e[1] - y0);
@@ -353,6 +366,7 @@ GRIDFLOW_HOST_DEVICE void y_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, 
         if constexpr (Dim == 2) {
           if (f.inside_update(a, x, y, 0)) a.out(f.o[0] + x, f.o[1] + y) = s[c];
         } else {
+          const bool to_cval = constant && f.outside(a, f.b[2] + z, 2);
           s0[(z * ty + y) * tx + x] = to_cval ? a.cval : s[c];
         }
       }
