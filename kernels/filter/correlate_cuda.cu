@@ -56,33 +56,47 @@ struct FullPass {
 // read through the constant cache, one broadcast per warp, which is what the seed's __constant__
 // array bought. Unlike one __constant__ symbol per module, each launch carries its own copy, so
 // filters with different weights on different streams cannot overwrite each other's.
-template <class T, int Dim, int C>
-__global__ void __launch_bounds__(1024) tiled_kernel(const __grid_constant__ TiledArgs<T, Dim> a) {
+//
+// K = 0: the tiled variant; K > 0: the unrolled one (FilterTunables::unrolled), its weight loops
+// unrolled for axes of length K (1: no length of its own), its rows dealt over all warps and
+// four loads in flight per thread. At most 512 threads: its unrolled loops would spill under the
+// 64 registers that 1024 threads leave.
+template <class T, int Dim, int C, int K>
+__global__ void __launch_bounds__(K > 0 ? max_unrolled_threads : 1024) tiled_kernel(const __grid_constant__ TiledArgs<T, Dim> a) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const long long block[3] = {blockIdx.x, blockIdx.y, blockIdx.z};
   const TileFrame<T, Dim> f(a, block);
   T* const s0 = reinterpret_cast<T*>(shared_bytes);
   T* const s1 = s0 + f.e[0] * f.e[1] * f.e[2];
   const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
-  load_tile(a, f, s0, tid, threads);
+  load_tile<T, Dim, K>(a, f, s0, tid, threads);
   __syncthreads();
-  x_pass<T, Dim, C>(a, f, s0, s1, tid, threads);
+  x_pass<T, Dim, C, K>(a, f, s0, s1, tid, threads);
   if (x_pass_is_last(f)) return;
   __syncthreads();
-  y_pass<T, Dim, C>(a, f, s1, s0, tid, threads);
+  y_pass<T, Dim, C, K>(a, f, s1, s0, tid, threads);
   if constexpr (Dim == 3) {
     __syncthreads();
-    z_pass<T, Dim, C>(a, f, s0, tid, threads);
+    z_pass<T, Dim, C, K>(a, f, s0, tid, threads);
   }
 }
 
-template <class T, int Dim, int C>
+template <class T, int Dim, int C, int K>
 void launch_tiled(const TiledArgs<T, Dim>& a, int threads, std::size_t bytes, StreamHandle stream) {
   constexpr std::size_t default_shared = 48 * 1024;
   if (bytes > default_shared)
-    GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(tiled_kernel<T, Dim, C>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(tiled_kernel<T, Dim, C, K>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   const dim3 grid(static_cast<unsigned>(a.blocks[0]), static_cast<unsigned>(a.blocks[1]), static_cast<unsigned>(a.blocks[2]));
-  tiled_kernel<T, Dim, C><<<grid, threads, bytes, stream>>>(a);
+  tiled_kernel<T, Dim, C, K><<<grid, threads, bytes, stream>>>(a);
+}
+
+template <class T, int Dim, int K>
+void launch_tiled_cells(const TiledArgs<T, Dim>& a, int cells, int threads, std::size_t bytes, StreamHandle stream) {
+  switch (cells) {
+    case 1: launch_tiled<T, Dim, 1, K>(a, threads, bytes, stream); break;
+    case 2: launch_tiled<T, Dim, 2, K>(a, threads, bytes, stream); break;
+    case 4: launch_tiled<T, Dim, 4, K>(a, threads, bytes, stream); break;
+  }
 }
 
 }  // namespace
@@ -129,10 +143,16 @@ void launch_tiled_cuda(const FilterTunables& tunables, mesh::FieldView<const T, 
   // stand-in row (a 1D signal has one): take no more than there are.
   int cells = tunables.cells;
   while (Dim == 2 && length[1] == 1 && cells > 1 && cells > tile[1]) cells /= 2;
-  switch (cells) {
-    case 1: launch_tiled<T, Dim, 1>(a, tunables.threads, bytes, stream); break;
-    case 2: launch_tiled<T, Dim, 2>(a, tunables.threads, bytes, stream); break;
-    case 4: launch_tiled<T, Dim, 4>(a, tunables.threads, bytes, stream); break;
+  if (!tunables.unrolled) {
+    launch_tiled_cells<T, Dim, 0>(a, cells, tunables.threads, bytes, stream);
+  } else {
+    switch (unrolled_length(length)) {
+      case 3: launch_tiled_cells<T, Dim, 3>(a, cells, tunables.threads, bytes, stream); break;
+      case 5: launch_tiled_cells<T, Dim, 5>(a, cells, tunables.threads, bytes, stream); break;
+      case 9: launch_tiled_cells<T, Dim, 9>(a, cells, tunables.threads, bytes, stream); break;
+      case 33: launch_tiled_cells<T, Dim, 33>(a, cells, tunables.threads, bytes, stream); break;
+      default: launch_tiled_cells<T, Dim, 1>(a, cells, tunables.threads, bytes, stream); break;
+    }
   }
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }

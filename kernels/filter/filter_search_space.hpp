@@ -16,18 +16,21 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
     for (int t : threads)
       for (int tx : {256, 512, 1024, 2048, 4096, 8192})
         if (tx >= t)
-          for (int cells : {1, 2}) c.push_back({FilterVariant::tiled, t, tx, 1, 1, true, cells});
+          for (int cells : {1, 2})
+            for (bool unrolled : {false, true}) c.push_back({FilterVariant::tiled, t, tx, 1, 1, true, cells, unrolled});
     return c;
   }
   struct Tile {
     int x, y, z;
   };
-  const std::vector<Tile> tiles2 = {{32, 16, 1}, {32, 32, 1}, {64, 16, 1}, {64, 32, 1}, {64, 64, 1}, {128, 16, 1}, {128, 32, 1}, {256, 16, 1}};
-  const std::vector<Tile> tiles3 = {{32, 8, 8}, {32, 16, 8}, {32, 16, 16}, {64, 8, 8}, {64, 16, 8}, {64, 8, 16}, {128, 8, 4}, {128, 16, 8}};
+  const std::vector<Tile> tiles2 = {{32, 16, 1}, {32, 32, 1}, {64, 16, 1}, {64, 32, 1}, {64, 64, 1}, {128, 16, 1}, {128, 32, 1}, {256, 16, 1},
+                                    {128, 64, 1}, {256, 32, 1}};  // the last two: less halo per output at large radii
+  const std::vector<Tile> tiles3 = {{32, 8, 8}, {32, 16, 8}, {32, 16, 16}, {64, 8, 8}, {64, 16, 8}, {64, 8, 16}, {128, 8, 4}, {128, 16, 8}, {128, 8, 8}};
   for (bool fused : {true, false})
     for (int t : threads)
       for (const Tile& s : dims == 2 ? tiles2 : tiles3)
-        for (int cells : {1, 2, 4}) c.push_back({FilterVariant::tiled, t, s.x, s.y, s.z, fused, cells});
+        for (int cells : {1, 2, 4})
+          for (bool unrolled : {false, true}) c.push_back({FilterVariant::tiled, t, s.x, s.y, s.z, fused, cells, unrolled});
   return c;
 }
 

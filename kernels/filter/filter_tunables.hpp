@@ -21,6 +21,9 @@ inline const char* to_string(FilterVariant v) { return v == FilterVariant::direc
 /// Tunables of the CUDA filter kernels. Tile extents are clamped to the box being filtered; what
 /// a thin box takes off the tile's y and z extents goes to x (a 1D signal, a field of one row,
 /// runs tiles of tile_x * tile_y * tile_z points along x), so one set of tunables serves 1D to 3D.
+/// The most threads per block of the unrolled tiled kernel (its registers per thread).
+constexpr int max_unrolled_threads = 512;
+
 struct FilterTunables {
   FilterVariant variant = FilterVariant::tiled;
   int threads = 256;   ///< threads per block (a multiple of 32, at most 1024); tile points / threads
@@ -36,6 +39,9 @@ struct FilterTunables {
   int cells = 2;       ///< tiled: consecutive outputs each thread computes in the y and z passes (1, 2
                        ///< or 4), sliding along the axis with the values in registers: each value
                        ///< read from shared memory serves `cells` outputs
+  bool unrolled = false;  ///< tiled: loops over the weights unrolled for the filter's length (3, 5, 9 or
+                          ///< 33 on every filtered axis), the rows of each phase dealt over all warps,
+                          ///< four loads in flight per thread; false: the first tiled kernel
 
   /// Defaults for filters over `dims` axes, before any tuning: flat tiles in 2D, deeper ones in 3D
   /// (whose fused tile with radius 2 must also fit in double).
@@ -48,14 +54,14 @@ struct FilterTunables {
 
   bool valid() const {
     const bool cells_ok = cells == 1 || cells == 2 || cells == 4;
-    return cells_ok && threads >= 32 && threads <= 1024 && threads % 32 == 0 && tile_x >= 1 && tile_y >= 1 && tile_z >= 1;
+    return cells_ok && (!unrolled || threads <= max_unrolled_threads) && threads >= 32 && threads <= 1024 && threads % 32 == 0 && tile_x >= 1 && tile_y >= 1 && tile_z >= 1;
   }
 };
 
 inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
   os << "filter_cuda(" << to_string(t.variant);
   if (t.variant == FilterVariant::tiled)
-    os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",fused=" << t.fused << ",cells=" << t.cells;
+    os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",fused=" << t.fused << ",cells=" << t.cells << ",unrolled=" << t.unrolled;
   return os << ')';
 }
 

@@ -69,6 +69,19 @@ std::array<int, 3> tile_extents(const FilterTunables& t, const mesh::Box<Dim>& u
   return tile;
 }
 
+/// The length the unrolled variant's loops are compiled for: the one length of every axis longer
+/// than 1 when it is one of those instantiated (3, 5, 9: sizes and sigma 1; 33: sigma 4), else 1
+/// (loops over the weights at run time).
+inline int unrolled_length(const std::array<int, 3>& length) {
+  int k = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (length[d] == 1) continue;
+    if (k != 1 && length[d] != k) return 1;
+    k = length[d];
+  }
+  return k == 3 || k == 5 || k == 9 || k == 33 ? k : 1;
+}
+
 /// Shared memory of a tiled block with outputs `tile` and weights of `length` per axis (1 past
 /// the filter's axes): the input tile with its halo, and the x pass's rows unless the x pass
 /// writes the output itself (a 2D filter that leaves y alone: half the memory, more blocks).
@@ -166,23 +179,70 @@ struct RowLanes {
   }
 };
 
+/// Calls body(row, x) for every x < width of rows [0, rows), 32 consecutive x per warp. Spread
+/// deals (row, 32-wide chunk) pairs over all warps, so no warp idles when a phase has fewer row
+/// groups than the block has warps (a 32-row tile with 4 cells has 8 in the y pass); otherwise
+/// each warp (or the whole block, for rows wider than it) takes whole rows.
+template <bool Spread, class Body>
+GRIDFLOW_HOST_DEVICE inline void for_rows(int rows, int width, int tid, int threads, Body&& body) {
+  const RowLanes r(width, tid, threads);
+  if constexpr (Spread) {
+    // (row, chunk) advance by `groups` items with a carry, not a division per item.
+    const int chunks = (width + r.lanes - 1) / r.lanes;
+    const int step_row = r.groups / chunks, step_chunk = r.groups % chunks;
+    int row = r.group / chunks, chunk = r.group % chunks;
+    while (row < rows) {
+      const int x = chunk * r.lanes + r.lane;
+      if (x < width) body(row, x);
+      row += step_row;
+      chunk += step_chunk;
+      if (chunk >= chunks) {
+        chunk -= chunks;
+        ++row;
+      }
+    }
+  } else {
+    for (int row = r.group; row < rows; row += r.groups)
+      for (int x = r.lane; x < width; x += r.lanes) body(row, x);
+  }
+}
+
+/// A weights' length known at compile time (std::integral_constant's conversion is host-only).
+template <int N>
+struct FixedLength {
+  GRIDFLOW_HOST_DEVICE constexpr operator int() const { return N; }
+};
+
+/// Calls f with the weights' length: as a compile-time constant when it is K (the loops over the
+/// weights unroll, each weight an immediate operand from the constant bank), else as an int.
+template <int K, class F>
+GRIDFLOW_HOST_DEVICE inline void with_length(int length, F&& f) {
+  if constexpr (K > 0) {
+    if (length == K) return f(FixedLength<K>{});
+  }
+  f(length);
+}
+
 /// C consecutive outputs along a column of shared memory (values `stride` apart, output c at
 /// src[c * stride]): s[c] = sum_j w[j] src[(c + j) * stride], as axis_pass_point sums them. The C
 /// values under the weights slide through registers, so each value read from shared memory serves
 /// C outputs. Only the first `readable` values of the column exist; outputs that would need more
 /// are garbage and not stored by the caller.
-template <class T, int C>
-GRIDFLOW_HOST_DEVICE inline void column_outputs(T (&s)[C], const T* w, int length, const T* src, int stride, int readable) {
+template <class T, int C, class Length>
+GRIDFLOW_HOST_DEVICE inline void column_outputs(T (&s)[C], const T* w, Length length, const T* src, int stride, int readable) {
   T window[C];
+  // Most columns hold every value the C outputs read: no check per load there.
+  const bool all = readable >= C - 1 + length;
 GRIDFLOW_FILTER_UNROLL
   for (int c = 0; c < C; ++c) {
-    window[c] = c < readable ? src[c * stride] : T(0);
+    window[c] = all || c < readable ? src[c * stride] : T(0);
     s[c] = w[0] * window[c];
   }
+GRIDFLOW_FILTER_UNROLL
   for (int j = 1; j < length; ++j) {
 GRIDFLOW_FILTER_UNROLL
     for (int c = 0; c + 1 < C; ++c) window[c] = window[c + 1];
-    window[C - 1] = C - 1 + j < readable ? src[(C - 1 + j) * stride] : T(0);
+    window[C - 1] = all || C - 1 + j < readable ? src[(C - 1 + j) * stride] : T(0);
 GRIDFLOW_FILTER_UNROLL
     for (int c = 0; c < C; ++c) s[c] = multiply_add(w[j], window[c], s[c]);
   }
@@ -190,7 +250,7 @@ GRIDFLOW_FILTER_UNROLL
 
 /// Phase 1: the tile with its halo into s0 (rows of e0, y then z), mapped by the mode; points no
 /// output of the update box needs are left 0, never used.
-template <class T, int Dim>
+template <class T, int Dim, int K = 0>
 GRIDFLOW_HOST_DEVICE void load_tile(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, T* s0, int tid, int threads) {
   const RowLanes r(f.e[0], tid, threads);
   if (f.interior(a)) {
@@ -200,7 +260,16 @@ GRIDFLOW_HOST_DEVICE void load_tile(const TiledArgs<T, Dim>& a, const TileFrame<
       if constexpr (Dim == 3) offset += (f.b[2] + z - a.in.lo[2]) * a.in.stride[2];
       const T* src = a.in.data + offset;
       T* dst = s0 + row * f.e[0];
-      for (int x = r.lane; x < f.e[0]; x += r.lanes) dst[x] = read_only(src + x);
+      // The unrolled variant: four loads in flight before the first store (memory-level parallelism).
+      constexpr int in_flight = K > 0 ? 4 : 1;
+      for (int x = r.lane; x < f.e[0]; x += in_flight * r.lanes) {
+        T v[in_flight];
+        GRIDFLOW_FILTER_UNROLL
+        for (int k = 0; k < in_flight; ++k) v[k] = x + k * r.lanes < f.e[0] ? read_only(src + x + k * r.lanes) : T(0);
+        GRIDFLOW_FILTER_UNROLL
+        for (int k = 0; k < in_flight; ++k)
+          if (x + k * r.lanes < f.e[0]) dst[x + k * r.lanes] = v[k];
+      }
     }
     return;
   }
@@ -235,31 +304,29 @@ GRIDFLOW_HOST_DEVICE bool x_pass_is_last(const TileFrame<T, Dim>& f) {
 
 /// Phase 2: the x pass over every row and plane of the tile with its halo, s0 -> s1, or s0 -> the
 /// output when x_pass_is_last. Each thread takes C rows at one x, so each weight read serves C
-/// outputs.
-template <class T, int Dim, int C>
+/// outputs. K > 0 (the unrolled variant): the weight loop unrolled when the x length is K, and
+/// the rows dealt over all warps (for_rows' Spread).
+template <class T, int Dim, int C, int K = 0>
 GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, const T* s0, T* s1, int tid, int threads) {
   const bool constant = a.mode == BoundaryMode::constant;
   const bool last = x_pass_is_last(f);
   const int rows = last ? f.t[1] : f.e[1] * f.e[2];  // when last, e1 == t1 and there is one plane
-  const RowLanes r(f.t[0], tid, threads);
-  for (int group = r.group; group * C < rows; group += r.groups) {
-    const T* src[C];
-    bool to_cval[C];
-    GRIDFLOW_FILTER_UNROLL
-    for (int c = 0; c < C; ++c) {
-      const int row = group * C + c < rows ? group * C + c : group * C;  // past the end: a stand-in, not stored
-      const int y = row % f.e[1], z = row / f.e[1];
-      src[c] = s0 + row * f.e[0];
-      to_cval[c] = constant && (f.outside(a, f.b[1] + y, 1) || f.outside(a, f.b[2] + z, 2));
-    }
-    for (int x = r.lane; x < f.t[0]; x += r.lanes) {
+  const int groups = (rows + C - 1) / C;
+  with_length<K>(f.L[0], [&](auto length) {
+    for_rows<(K > 0)>(groups, f.t[0], tid, threads, [&](int group, int x) {
       T s[C];
+      const T* src[C];
       GRIDFLOW_FILTER_UNROLL
-      for (int c = 0; c < C; ++c) s[c] = a.w.w[0][0] * src[c][x];
-      for (int j = 1; j < f.L[0]; ++j) {
+      for (int c = 0; c < C; ++c) {
+        const int row = group * C + c < rows ? group * C + c : group * C;  // past the end: a stand-in, not stored
+        src[c] = s0 + row * f.e[0] + x;
+        s[c] = a.w.w[0][0] * src[c][0];
+      }
+      GRIDFLOW_FILTER_UNROLL
+      for (int j = 1; j < length; ++j) {
         const T w = a.w.w[0][j];
         GRIDFLOW_FILTER_UNROLL
-        for (int c = 0; c < C; ++c) s[c] = multiply_add(w, src[c][x + j], s[c]);
+        for (int c = 0; c < C; ++c) s[c] = multiply_add(w, src[c][j], s[c]);
       }
       GRIDFLOW_FILTER_UNROLL
       for (int c = 0; c < C; ++c) {
@@ -271,63 +338,62 @@ GRIDFLOW_HOST_DEVICE void x_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, 
             continue;
           }
         }
-        s1[row * f.t[0] + x] = to_cval[c] ? a.cval : s[c];
+        const bool to_cval = constant && (f.outside(a, f.b[1] + row % f.e[1], 1) || f.outside(a, f.b[2] + row / f.e[1], 2));
+        s1[row * f.t[0] + x] = to_cval ? a.cval : s[c];
       }
-    }
-  }
+    });
+  });
 }
 
 /// Phase 3: the y pass over the tile's rows and every plane with its halo, C rows per thread,
 /// s1 -> the output (2D) or s0 (3D); nothing when x_pass_is_last.
-template <class T, int Dim, int C>
+template <class T, int Dim, int C, int K = 0>
 GRIDFLOW_HOST_DEVICE void y_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, const T* s1, T* s0, int tid, int threads) {
   if (x_pass_is_last(f)) return;
   const bool constant = a.mode == BoundaryMode::constant;
   const int tx = f.t[0], ty = f.t[1];
-  const RowLanes r(tx, tid, threads);
   const int groups_y = (ty + C - 1) / C;
-  for (int row = r.group; row < groups_y * f.e[2]; row += r.groups) {
-    const int y0 = (row % groups_y) * C, z = row / groups_y;
-    const bool to_cval = Dim == 3 && constant && f.outside(a, f.b[2] + z, 2);
-    const T* src = s1 + z * f.e[1] * tx;
-    for (int x = r.lane; x < tx; x += r.lanes) {
+  with_length<K>(f.L[1], [&](auto length) {
+    for_rows<(K > 0)>(groups_y * f.e[2], tx, tid, threads, [&](int row, int x) {
+      const int y0 = (row % groups_y) * C, z = row / groups_y;
+      const T* src = s1 + z * f.e[1] * tx;
       T s[C];
-      column_outputs<T, C>(s, a.w.w[1], f.L[1], src + y0 * tx + x, tx, f.e[1] - y0);
-GRIDFLOW_FILTER_UNROLL
+      column_outputs<T, C>(s, a.w.w[1], length, src + y0 * tx + x, tx, f.e[1] - y0);
+      GRIDFLOW_FILTER_UNROLL
       for (int c = 0; c < C; ++c) {
         const int y = y0 + c;
         if (y >= ty) break;
         if constexpr (Dim == 2) {
           if (f.inside_update(a, x, y, 0)) a.out(f.o[0] + x, f.o[1] + y) = s[c];
         } else {
+          const bool to_cval = constant && f.outside(a, f.b[2] + z, 2);
           s0[(z * ty + y) * tx + x] = to_cval ? a.cval : s[c];
         }
       }
-    }
-  }
+    });
+  });
 }
 
 /// Phase 4 (3D): the z pass, C planes per thread, s0 -> the output.
-template <class T, int Dim, int C>
+template <class T, int Dim, int C, int K = 0>
 GRIDFLOW_HOST_DEVICE void z_pass(const TiledArgs<T, Dim>& a, const TileFrame<T, Dim>& f, const T* s0, int tid, int threads) {
   if constexpr (Dim == 3) {
     const int tx = f.t[0], ty = f.t[1], tz = f.t[2];
-    const RowLanes r(tx, tid, threads);
     const int groups_z = (tz + C - 1) / C, plane = tx * ty;
-    for (int row = r.group; row < ty * groups_z; row += r.groups) {
-      const int y = row % ty, z0 = (row / ty) * C;
-      const T* src = s0 + y * tx;
-      for (int x = r.lane; x < tx; x += r.lanes) {
+    with_length<K>(f.L[2], [&](auto length) {
+      for_rows<(K > 0)>(ty * groups_z, tx, tid, threads, [&](int row, int x) {
+        const int y = row % ty, z0 = (row / ty) * C;
+        const T* src = s0 + y * tx;
         T s[C];
-        column_outputs<T, C>(s, a.w.w[2], f.L[2], src + z0 * plane + x, plane, f.e[2] - z0);
-GRIDFLOW_FILTER_UNROLL
+        column_outputs<T, C>(s, a.w.w[2], length, src + z0 * plane + x, plane, f.e[2] - z0);
+        GRIDFLOW_FILTER_UNROLL
         for (int c = 0; c < C; ++c) {
           const int z = z0 + c;
           if (z >= tz) break;
           if (f.inside_update(a, x, y, z)) a.out(f.o[0] + x, f.o[1] + y, f.o[2] + z) = s[c];
         }
-      }
-    }
+      });
+    });
   }
 }
 

@@ -35,6 +35,11 @@ std::vector<FilterTunables> variants() {
   v.push_back({FilterVariant::tiled, 32, 1, 1, 1, true, 2});   // one output per block
   v.push_back({FilterVariant::tiled, 96, 33, 3, 2, false, 2});
   v.push_back({FilterVariant::tiled, 256, 256, 64, 64, true, 2});  // too large to fuse at radius 32: per axis
+  // The unrolled kernel: rows spread over warps, lengths 3/5/9/33 compiled, per axis too.
+  v.push_back({FilterVariant::tiled, 512, 128, 32, 4, true, 4, true});
+  v.push_back({FilterVariant::tiled, 64, 7, 5, 3, true, 4, true});
+  v.push_back({FilterVariant::tiled, 32, 1, 1, 1, true, 2, true});
+  v.push_back({FilterVariant::tiled, 96, 33, 3, 2, false, 1, true});
   return v;
 }
 

@@ -22,7 +22,7 @@ template <class C>
 class FilterTiledBlock : public ::testing::Test {};
 TYPED_TEST_SUITE(FilterTiledBlock, gridflow::testing::PrecisionDimCases);
 
-template <class T, int Dim, int C>
+template <class T, int Dim, int C, int K>
 void run_blocks_on_host(const TiledArgs<T, Dim>& a, int threads) {
   const std::array<int, 3> tile{a.tile[0], a.tile[1], a.tile[2]}, length{a.w.length[0], a.w.length[1], a.w.length[2]};
   std::vector<T> shared(tiled_shared_bytes<Dim>(tile, length, sizeof(T)) / sizeof(T));
@@ -34,11 +34,33 @@ void run_blocks_on_host(const TiledArgs<T, Dim>& a, int threads) {
         std::fill(shared.begin(), shared.end(), std::numeric_limits<T>::quiet_NaN());
         T* s0 = shared.data();
         T* s1 = s0 + f.e[0] * f.e[1] * f.e[2];
-        for (int tid = 0; tid < threads; ++tid) load_tile(a, f, s0, tid, threads);
-        for (int tid = 0; tid < threads; ++tid) x_pass<T, Dim, C>(a, f, s0, s1, tid, threads);
-        for (int tid = 0; tid < threads; ++tid) y_pass<T, Dim, C>(a, f, s1, s0, tid, threads);
-        for (int tid = 0; tid < threads; ++tid) z_pass<T, Dim, C>(a, f, s0, tid, threads);
+        for (int tid = 0; tid < threads; ++tid) load_tile<T, Dim, K>(a, f, s0, tid, threads);
+        for (int tid = 0; tid < threads; ++tid) x_pass<T, Dim, C, K>(a, f, s0, s1, tid, threads);
+        for (int tid = 0; tid < threads; ++tid) y_pass<T, Dim, C, K>(a, f, s1, s0, tid, threads);
+        for (int tid = 0; tid < threads; ++tid) z_pass<T, Dim, C, K>(a, f, s0, tid, threads);
       }
+}
+
+template <class T, int Dim, int K>
+void run_cells_on_host(const TiledArgs<T, Dim>& a, const FilterTunables& t) {
+  switch (t.cells) {
+    case 1: run_blocks_on_host<T, Dim, 1, K>(a, t.threads); break;
+    case 2: run_blocks_on_host<T, Dim, 2, K>(a, t.threads); break;
+    case 4: run_blocks_on_host<T, Dim, 4, K>(a, t.threads); break;
+  }
+}
+
+/// As the kernel dispatches: the unrolled variant's length, or 0 for the first tiled kernel.
+template <class T, int Dim>
+void run_cells_on_host(const TiledArgs<T, Dim>& a, const FilterTunables& t) {
+  if (!t.unrolled) return run_cells_on_host<T, Dim, 0>(a, t);
+  switch (unrolled_length({a.w.length[0], a.w.length[1], a.w.length[2]})) {
+    case 3: return run_cells_on_host<T, Dim, 3>(a, t);
+    case 5: return run_cells_on_host<T, Dim, 5>(a, t);
+    case 9: return run_cells_on_host<T, Dim, 9>(a, t);
+    case 33: return run_cells_on_host<T, Dim, 33>(a, t);
+    default: return run_cells_on_host<T, Dim, 1>(a, t);
+  }
 }
 
 template <class T, int Dim>
@@ -48,14 +70,13 @@ void expect_tiled_equals_host(const mesh::Field<T, Dim>& in, const mesh::Box<Dim
   FilterPlan<T, Dim>(w, b, global).apply(in, want, update, nullptr);
   const FilterTunables shapes[] = {{FilterVariant::tiled, 256, 64, 16, 8, true, 2}, {FilterVariant::tiled, 64, 7, 5, 3, true, 4},
                                    {FilterVariant::tiled, 32, 1, 1, 1, true, 1},     {FilterVariant::tiled, 96, 33, 3, 2, true, 2},
-                                   {FilterVariant::tiled, 128, 256, 64, 64, true, 4}};
+                                   {FilterVariant::tiled, 128, 256, 64, 64, true, 4},
+                                   {FilterVariant::tiled, 256, 64, 16, 8, true, 4, true},
+                                   {FilterVariant::tiled, 64, 7, 5, 3, true, 2, true},
+                                   {FilterVariant::tiled, 96, 33, 3, 2, true, 1, true}};
   for (const auto& t : shapes) {
     const auto a = tiled_args<T, Dim>(t, in.view(), got.view(), update, w.axis, extension_of(global, b.mode), static_cast<T>(b.cval));
-    switch (t.cells) {
-      case 1: run_blocks_on_host<T, Dim, 1>(a, t.threads); break;
-      case 2: run_blocks_on_host<T, Dim, 2>(a, t.threads); break;
-      case 4: run_blocks_on_host<T, Dim, 4>(a, t.threads); break;
-    }
+    run_cells_on_host<T, Dim>(a, t);
     const auto differ = ft::bit_difference(got, want, update);
     EXPECT_EQ(differ.count, 0u) << t << ", " << ft::describe<Dim>(w, b) << ", update " << update << ":" << differ.first;
   }

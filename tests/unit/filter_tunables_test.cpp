@@ -22,6 +22,20 @@ TEST(FilterTunables, EveryCandidateIsValidAndTheDirectVariantIsAmongThem) {
   bad = FilterTunables{};
   bad.threads = 48;
   EXPECT_FALSE(bad.valid());
+  bad = FilterTunables{};
+  bad.unrolled = true;
+  bad.threads = 1024;  // the unrolled kernel's registers allow 512
+  EXPECT_FALSE(bad.valid());
+}
+
+TEST(FilterTunables, TheUnrolledLengthIsTheOneLengthOfTheFilteredAxes) {
+  EXPECT_EQ(unrolled_length({9, 9, 1}), 9);
+  EXPECT_EQ(unrolled_length({5, 1, 1}), 5);     // a 1D signal, or a per-axis launch
+  EXPECT_EQ(unrolled_length({1, 33, 1}), 33);
+  EXPECT_EQ(unrolled_length({5, 5, 5}), 5);
+  EXPECT_EQ(unrolled_length({3, 5, 1}), 1);     // lengths differ: loops at run time
+  EXPECT_EQ(unrolled_length({7, 7, 1}), 1);     // not instantiated
+  EXPECT_EQ(unrolled_length({1, 1, 1}), 1);
 }
 
 TEST(FilterTunables, TilesClampToTheBoxAndAThinBoxWidensX) {
