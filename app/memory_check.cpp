@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <sys/resource.h>
+
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
 
@@ -47,6 +49,47 @@ double reduce(double value, MPI_Op op, MPI_Comm comm) {
   double out = 0;
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, op, comm));
   return out;
+}
+
+/// A "Vm...:" line of /proc/self/status in bytes (nullopt where the file or line is missing).
+std::optional<double> process_status_bytes(const std::string& key) {
+  std::ifstream status("/proc/self/status");
+  std::string word;
+  while (status >> word) {
+    double kib = 0;
+    if (word == key && status >> kib) return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+/// The room a per-process limit (ulimit -v, ulimit -d) leaves this rank: what it allows less what
+/// the process maps already. nullopt where no limit is set. A cluster's job limits often take this
+/// form, and an allocation past it fails however much memory the node has free.
+std::optional<double> process_limit_room() {
+  std::optional<double> room;
+  const std::pair<int, const char*> limits[] = {{RLIMIT_AS, "VmSize:"}, {RLIMIT_DATA, "VmData:"}};
+  for (const auto& [resource, key] : limits) {
+    rlimit limit{};
+    if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    const double left = std::max(0.0, static_cast<double>(limit.rlim_cur) - process_status_bytes(key).value_or(0.0));
+    room = room ? std::min(*room, left) : left;
+  }
+  return room;
+}
+
+/// InputError text when a rank's host need exceeds the room its process limit leaves.
+std::string process_limit_refusal(double need, MPI_Comm comm) {
+  const auto room = process_limit_room();
+  const double least_room = reduce(room ? *room : HUGE_VAL, MPI_MIN, comm);
+  const double most = reduce(need, MPI_MAX, comm);
+  if (most <= least_room) return "";
+  int size = 1;
+  GRIDFLOW_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const double at_least = std::ceil(most * size / std::max(least_room, 1.0));
+  std::ostringstream text;
+  text << "the grid and solver need about " << gib(most) << " per rank (host), but a process limit (ulimit -v or -d) "
+       << "leaves a rank only " << gib(least_room) << ": raise the limit, or use at least " << at_least << " ranks";
+  return text.str();
 }
 
 /// One resource shared by the ranks of `group` (a node's memory, a GPU's): InputError text when
@@ -113,6 +156,7 @@ void require_memory(const solver::MemoryNeed& need, mesh::MemorySpace space, MPI
   const auto host = node_rank == 0 ? host_memory_available() : std::nullopt;
   const double host_available = host ? *host : HUGE_VAL;
   std::string error = refusal(need.host_bytes, host_available, node.get(), comm, "host", "ranks");
+  if (error.empty()) error = process_limit_refusal(need.host_bytes, comm);
   if (error.empty() && space == mesh::MemorySpace::device) {
     const mesh::GpuMemory gpu = mesh::current_gpu_memory();
     MPI_Comm gpu_comm = MPI_COMM_NULL;

@@ -17,11 +17,12 @@ struct Outcome {
   std::string output;
 };
 
-Outcome run(const std::string& arguments, int ranks = 1) {
+/// `limits`: shell commands run before the launch (e.g. "ulimit -v N &&").
+Outcome run(const std::string& arguments, int ranks = 1, const std::string& limits = "") {
   const std::string launch = ranks == 1 ? std::string(GRIDFLOW_EXECUTABLE)
                                         : std::string(GRIDFLOW_MPIEXEC) + " -np " + std::to_string(ranks) +
                                               " --oversubscribe " + GRIDFLOW_EXECUTABLE;
-  const std::string command = "cd " GRIDFLOW_SOURCE_DIR " && " + launch + " " + arguments + " 2>&1";
+  const std::string command = "cd " GRIDFLOW_SOURCE_DIR " && " + limits + " " + launch + " " + arguments + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   std::string output;
   char buffer[4096];
@@ -222,6 +223,14 @@ TEST_F(CliErrors, HeatGridLargerThanMemory) {
   // Two ranks of one node share its memory: refused alike, on every rank, without a hang.
   const auto two = run(deck(good) + " grid.n=[200000,200000] precision=double device=cpu", 2);
   expect_error(two, "to each of the 2 ranks sharing it");
+}
+
+TEST_F(CliErrors, GridLargerThanTheProcessLimit) {
+  // ulimit -v (a cluster's per-process limit): the node may have the memory, the process may not map it
+  const auto o = run(deck(good) + " grid.n=[30000,30000] precision=double device=cpu", 1, "ulimit -v 3000000 &&");
+  expect_error(o, "a process limit (ulimit -v or -d) leaves a rank only");
+  EXPECT_EQ(o.output.find("Kokkos"), std::string::npos) << "no allocation may be attempted:\n" << o.output;
+  EXPECT_FALSE(fs::exists(m_out)) << "no output folder may be made";
 }
 
 TEST_F(CliErrors, PoissonGridLargerThanMemory) {
