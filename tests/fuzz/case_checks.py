@@ -24,22 +24,6 @@ NOT_FINITE_WORD = re.compile(r"(?<![\w.])[-+]?(nan|inf|infinity)(?![\w])", re.IG
 NEGATIVE_FIGURE = re.compile(r"(?<![\w.\-^*/e])-\d")
 OUTPUT_SUFFIXES = (".h5", ".xmf", ".csv", ".json", ".partial")
 
-# Failures with their message that the issue files under other parts of issue 16 (being fixed
-# beside this fuzzer): listed as known, not counted as failures unless GRIDFLOW_FUZZ_STRICT=1.
-# Each: (reason, a pattern of the output, a pattern of the case's description).
-KNOWN = [
-    ("memory check before allocating (issue 16: a grid larger than memory)",
-     re.compile(r"std::bad_alloc|failed to allocate memory|Cannot allocate memory|out of memory"), re.compile(r"grid\.n")),
-    ("NaN caught at every step, the last good output kept (issue 16: NaN is checked at progress reports only)",
-     re.compile(r"gridflow: the solution is no longer finite"), re.compile(r".")),
-    ("residual history kept as datasets (issue 16: more than about 8190 residual checks overflow an HDF5 attribute)",
-     re.compile(r"object header message is too large"), re.compile(r"check_every|max_iterations|tolerance")),
-]
-# Run-time failures of a valid deck that the README documents: an error line, then every rank is
-# aborted (MPI_Abort) so that none hangs.
-DOCUMENTED_ABORTS = [re.compile(r"^\[rank \d+\] gridflow: the solution is no longer finite", re.M)]
-
-
 class Outcome:
     def __init__(self, status, output, seconds, timed_out):
         self.status, self.output, self.seconds, self.timed_out = status, output, seconds, timed_out
@@ -156,21 +140,19 @@ def field_problems(paths, unreadable_ok=False):
     return problems
 
 
-def judge(outcome, case_dir, inputs=(), summary=None, finite_fields=True, description=""):
-    """(failures, known) for one case: lists of reasons, empty when it passed.
-    inputs: files of the case folder that existed before the run (not output); description: what
-    the case changed, in words."""
+def judge(outcome, case_dir, inputs=(), summary=None, finite_fields=True):
+    """The failures of one case: a list of reasons, empty when it passed.
+    inputs: files of the case folder that existed before the run (not output)."""
     failures = []
     text = outcome.output
     if outcome.timed_out:
         failures.append("no exit within %.0f s (a hang)" % outcome.seconds)
-        return failures, []
+        return failures
     status = outcome.status
     if status < 0 or status in (134, 136, 137, 139) or (status > 128 and status != 130):
         failures.append("died by a signal (status %d)" % status)
     dumps = [d for d in DUMPS if d in text]
-    documented = status == 1 and any(p.search(text) for p in DOCUMENTED_ABORTS)
-    if dumps and not (documented and set(dumps) <= {"MPI_ABORT"}):
+    if dumps:
         failures.append("raw dump in the output: %s" % ", ".join(dumps))
     if status != 0 and not text.strip():
         failures.append("exit status %d without a message" % status)
@@ -194,14 +176,7 @@ def judge(outcome, case_dir, inputs=(), summary=None, finite_fields=True, descri
         failures.append("status 75 without the 'stopped at step' line")
     if status not in (0, 1, BAD_INPUT, STOPPED, 130) and not failures:
         failures.append("unexpected exit status %d" % status)
-    known = []
-    if failures and not os.environ.get("GRIDFLOW_FUZZ_STRICT"):
-        for reason, pattern, change in KNOWN:
-            if pattern.search(text) and change.search(description):
-                known.append(reason)
-                failures = []
-                break
-    return failures, known
+    return failures
 
 
 def file_hashes(folder, names):

@@ -11,7 +11,6 @@ Environment:
     GRIDFLOW_FUZZ_BUDGET   seconds for the whole run (default 150); no case starts after it
     GRIDFLOW_FUZZ_MAX      most cases (default 400)
     GRIDFLOW_FUZZ_TIMEOUT  seconds one case may take before it counts as a hang (default 30)
-    GRIDFLOW_FUZZ_STRICT   1: failures listed as known (other parts of issue 16) fail too
     GRIDFLOW_FUZZ_KEEP     1: keep every case's folder (failing ones are always kept)
     GRIDFLOW_FUZZ_VERBOSE  1: a line for every case that passed too
 
@@ -178,7 +177,7 @@ def main():
     if fuzzer.filter_reason:
         print("filter cases: skipped, %s" % fuzzer.filter_reason)
     start = time.monotonic()
-    counts = {"passed": 0, "failed": 0, "known": 0, "skipped": 0}
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
     statuses = {}
     for n in (only if only is not None else range(most)):
         if only is None and time.monotonic() - start > budget:
@@ -200,13 +199,12 @@ def main():
         env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case.folder, "tuning-cache.json"))
         outcome = case_checks.run(case.argv, case.folder, env, fuzzer.timeout)
         try:
-            failures, known = case_checks.judge(outcome, case.folder, case.inputs, case.summary, case.finite,
-                                                "; ".join(case.what))
+            failures = case_checks.judge(outcome, case.folder, case.inputs, case.summary, case.finite)
             failures += case_checks.changed_inputs(case.folder, hashes, case.writable, outcome.status)
             if outcome.status == 0 and case.given is not None:
                 failures += case_checks.recorded_deck_problems(case.folder, case.given)
         except Exception:
-            failures, known = ["the fuzzer could not judge it:\n  " + traceback.format_exc().strip().replace("\n", "\n  ")], []
+            failures = ["the fuzzer could not judge it:\n  " + traceback.format_exc().strip().replace("\n", "\n  ")]
         statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
         head = "case %d (seed %d): %s" % (n, seed, "; ".join(case.what))
         if failures:
@@ -216,23 +214,18 @@ def main():
                   % (head, "\n  ".join(failures), outcome.status, outcome.seconds, case.folder,
                      fuzzer.reproduce_line(n, os.path.abspath(inputs)), last_lines), flush=True)
             continue
-        if known:
-            counts["known"] += 1
-            print("KNOWN %s: %s (status %d)" % (head, "; ".join(known), outcome.status), flush=True)
-        else:
-            counts["passed"] += 1
-            if verbose:
-                print("pass %s: status %d in %.1f s" % (head, outcome.status, outcome.seconds), flush=True)
-            elif only is not None:
-                print("pass %s: status %d in %.1f s" % (head, outcome.status, outcome.seconds))
-                print("    " + "\n    ".join(outcome.output.strip().splitlines()[:40]))
+        counts["passed"] += 1
+        if verbose:
+            print("pass %s: status %d in %.1f s" % (head, outcome.status, outcome.seconds), flush=True)
+        elif only is not None:
+            print("pass %s: status %d in %.1f s" % (head, outcome.status, outcome.seconds))
+            print("    " + "\n    ".join(outcome.output.strip().splitlines()[:40]))
         if not keep:
             shutil.rmtree(case.folder, ignore_errors=True)
-    ran = counts["passed"] + counts["failed"] + counts["known"]
-    print("deck fuzzer: seed %d, %d cases in %.0f s: %d passed, %d failed, %d known (other parts of issue 16), "
-          "%d skipped (filter); exit statuses %s" % (seed, ran, time.monotonic() - start, counts["passed"],
-                                                     counts["failed"], counts["known"], counts["skipped"],
-                                                     dict(sorted(statuses.items()))))
+    ran = counts["passed"] + counts["failed"]
+    print("deck fuzzer: seed %d, %d cases in %.0f s: %d passed, %d failed, %d skipped (filter); exit statuses %s"
+          % (seed, ran, time.monotonic() - start, counts["passed"], counts["failed"], counts["skipped"],
+             dict(sorted(statuses.items()))))
     return 1 if counts["failed"] else 0
 
 

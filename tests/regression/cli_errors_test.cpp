@@ -233,6 +233,14 @@ TEST_F(CliErrors, GridLargerThanTheProcessLimit) {
   EXPECT_FALSE(fs::exists(m_out)) << "no output folder may be made";
 }
 
+TEST_F(CliErrors, FilterThatOverflowsIsNotWritten) {
+  // finite u near the largest double: the Laplacian filter's weighted sum overflows (fuzzer, issue 16)
+  const auto o = run(std::string("inputs/heat2d_filtered.toml device=cpu heat.t_end=1e-4 output.dir=") + m_out +
+                     " heat.boundary.top=-1e308");
+  EXPECT_EQ(o.status, 1) << o.output;
+  expect_error(o, "filter 'u_laplacian' gives values that are not finite");
+}
+
 TEST_F(CliErrors, PoissonGridLargerThanMemory) {
   for (const std::string solver : {"jacobi", "multigrid", "cg-mg", "spectral"}) {
     const auto start = std::chrono::steady_clock::now();
