@@ -7,7 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include "app/memory_check.hpp"
+#include "app/stop_signals.hpp"
 #include "gridflow/config.hpp"
 #include "halo/gpu_binding.hpp"
 #include "mesh/check.hpp"
@@ -20,6 +25,37 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr std::size_t max_text_file = std::size_t(1) << 20;  // 1 MiB: the largest sample deck is a few KiB
+
+/// A pipe read to its end (at most `limit` bytes): "" or the error. Opened without blocking and
+/// polled, so a pipe nobody writes to ends with a stop signal (SIGTERM, SIGINT) instead of
+/// waiting in open() for ever.
+std::string read_pipe(const std::string& path, std::size_t limit, std::string& text) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::string("cannot open: ") + std::strerror(errno);
+  std::string error;
+  char buffer[65536];
+  while (error.empty()) {
+    pollfd ready{fd, POLLIN, 0};
+    const int polled = ::poll(&ready, 1, 200);
+    if (StopSignals::received() != 0) {
+      error = std::string("no deck read from the pipe before ") + StopSignals::name(StopSignals::received());
+      break;
+    }
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled < 0) error = std::string("cannot read: ") + std::strerror(errno);
+    if (polled <= 0) continue;
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;  // the writer closed it: the end
+    if (got < 0) {
+      if (errno != EAGAIN && errno != EINTR) error = std::string("cannot read: ") + std::strerror(errno);
+      continue;
+    }
+    text.append(buffer, static_cast<std::size_t>(got));
+    if (text.size() > limit) error = "larger than " + std::to_string(limit / 1024) + " KiB; an input deck is a short text file";
+  }
+  ::close(fd);
+  return error;
+}
 }  // namespace
 
 std::string read_text_on_rank0(const std::string& path, const std::string& what, MPI_Comm comm) {
@@ -36,6 +72,9 @@ std::string read_text_on_rank0(const std::string& path, const std::string& what,
       error = name + "not a regular file";
     } else if (!ec && fs::is_regular_file(status) && fs::file_size(path, ec) > max_text_file && !ec) {
       error = name + "larger than " + std::to_string(max_text_file / 1024) + " KiB; an input deck is a short text file";
+    } else if (!ec && fs::is_fifo(status)) {
+      const std::string why = read_pipe(path, max_text_file, text);
+      if (!why.empty()) error = name + why;
     } else {
       errno = 0;
       std::ifstream in(path, std::ios::binary);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,18 +18,23 @@ struct Outcome {
   std::string output;
 };
 
-/// `limits`: shell commands run before the launch (e.g. "ulimit -v N &&").
-Outcome run(const std::string& arguments, int ranks = 1, const std::string& limits = "") {
-  const std::string launch = ranks == 1 ? std::string(GRIDFLOW_EXECUTABLE)
-                                        : std::string(GRIDFLOW_MPIEXEC) + " -np " + std::to_string(ranks) +
-                                              " --oversubscribe " + GRIDFLOW_EXECUTABLE;
-  const std::string command = "cd " GRIDFLOW_SOURCE_DIR " && " + limits + " " + launch + " " + arguments + " 2>&1";
+/// Runs a shell script (sh) in the source folder; its status and output.
+Outcome run_shell(const std::string& script) {
+  const std::string command = "cd " GRIDFLOW_SOURCE_DIR " && { " + script + "; } 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   std::string output;
   char buffer[4096];
   while (pipe && fgets(buffer, sizeof buffer, pipe)) output += buffer;
   const int status = pipe ? pclose(pipe) : -1;
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+/// `limits`: shell commands run before the launch (e.g. "ulimit -v N &&").
+Outcome run(const std::string& arguments, int ranks = 1, const std::string& limits = "") {
+  const std::string launch = ranks == 1 ? std::string(GRIDFLOW_EXECUTABLE)
+                                        : std::string(GRIDFLOW_MPIEXEC) + " -np " + std::to_string(ranks) +
+                                              " --oversubscribe " + GRIDFLOW_EXECUTABLE;
+  return run_shell(limits + " " + launch + " " + arguments);
 }
 
 class CliErrors : public ::testing::Test {
@@ -192,6 +198,23 @@ TEST_F(CliErrors, DeckNotARegularFileOrTooLarge) {
   const auto big = m_dir / "big.toml";
   std::ofstream(big) << good << "# " << std::string(std::size_t(1) << 20, 'x') << "\n";
   expect_error(run(big.string() + " output.dir=" + m_out), "deck '" + big.string() + "': larger than 1024 KiB");
+}
+
+TEST_F(CliErrors, DeckPipeWithoutWriterEndsAtASignal) {
+  // a named pipe nobody writes to: open() waited for ever and SIGTERM was only noted for a
+  // checkpoint that never came (fuzzer helper, issue 16)
+  const auto pipe_path = m_dir / "deck.fifo";
+  ASSERT_EQ(std::system(("mkfifo '" + pipe_path.string() + "'").c_str()), 0);
+  const std::string script = std::string(GRIDFLOW_EXECUTABLE) + " '" + pipe_path.string() + "' output.dir=" + m_out +
+                             " & p=$!; sleep 1; kill -TERM $p; wait $p";
+  const Outcome o = run_shell(script);
+  EXPECT_EQ(o.status, 2) << o.output;
+  expect_error(o, "deck '" + pipe_path.string() + "': no deck read from the pipe before SIGTERM");
+  // a pipe that is written (process substitution) is a deck like any file
+  std::ofstream(m_dir / "deck.toml") << good;
+  EXPECT_EQ(run_shell("cat '" + (m_dir / "deck.toml").string() + "' > '" + pipe_path.string() + "' & " + GRIDFLOW_EXECUTABLE +
+                      " '" + pipe_path.string() + "' output.dir=" + m_out).status,
+            0);
 }
 
 TEST_F(CliErrors, PoissonAllZeroProblemRuns) {
