@@ -86,7 +86,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
                                                  kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
-  require_finite_start(config, decomposition, started->solution(), stream);
+  require_finite_start<T>(config, decomposition, started->non_finite(), stream);
 
   // A restart continues the checkpoint's run: its solution, step and output series.
   std::optional<HeatRestart> restart;
@@ -136,7 +136,6 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
     step0.emplace(decomposition.owned(), ghost_width.plan.capacity(), mesh::MemorySpace::host, "u_host");
     step0->copy_from(started->solution());
   } else if (every > 0 && !restart) {
-    throw_if_non_finite(started->non_finite(), stream, comm, grid, config.dt, "u", non_finite_hint);
     loop.fields().point_to({{"u", &started->solution()}}, stream);  // its host buffer then serves the loop's steps too
     output.write(0, 0.0, config.dt, loop.fields());
   }
@@ -175,8 +174,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
     std::fflush(stdout);
   }
   output.add_run_attributes(to_io_attributes(tuned.attributes()));
-  if (step0) {
-    throw_if_non_finite(solver.non_finite(), solver.stream(), comm, grid, config.dt, "u", non_finite_hint);
+  if (step0) {  // its values were checked finite by require_finite_start
     FieldAccess<T, 2> held(decomposition);
     held.point_to({{"u", &*step0}}, nullptr);
     output.write(0, 0.0, config.dt, held);

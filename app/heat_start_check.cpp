@@ -4,11 +4,11 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include <fmt/format.h>
 
-#include "kernels/core/min_max.hpp"
 #include "mesh/check.hpp"
 #include "solver/evaluate_on_box.hpp"
 
@@ -40,11 +40,12 @@ bool first_not_finite(const solver::CoordinateFunction& f, const mesh::Grid<2>& 
 }  // namespace
 
 template <class T>
-void require_finite_start(const solver::HeatConfig& config, const mesh::Decomposition<2>& d, const mesh::Field<T, 2>& u,
-                          StreamHandle stream) {
-  int finite = kernels::core::min_max(u, d.owned(), stream).finite ? 1 : 0, all = 0;
-  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&finite, &all, 1, MPI_INT, MPI_MIN, d.comm()));
-  if (all) return;
+void require_finite_start(const solver::HeatConfig& config, const mesh::Decomposition<2>& d,
+                          const kernels::core::NonFiniteFlag& flag, StreamHandle stream) {
+  const std::uint64_t local = flag.read(stream);
+  std::uint64_t first_key = local;
+  GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local, &first_key, 1, MPI_UINT64_T, MPI_MIN, d.comm()));
+  if (first_key == kernels::core::no_non_finite) return;
   // Rare and fatal: point by point, to name the formula and a point.
   const auto& grid = d.grid();
   const mesh::Box<2> owned = d.owned(), all_points = grid.points();
@@ -77,8 +78,8 @@ void require_finite_start(const solver::HeatConfig& config, const mesh::Decompos
 }
 
 template void require_finite_start<float>(const solver::HeatConfig&, const mesh::Decomposition<2>&,
-                                          const mesh::Field<float, 2>&, StreamHandle);
+                                          const kernels::core::NonFiniteFlag&, StreamHandle);
 template void require_finite_start<double>(const solver::HeatConfig&, const mesh::Decomposition<2>&,
-                                           const mesh::Field<double, 2>&, StreamHandle);
+                                           const kernels::core::NonFiniteFlag&, StreamHandle);
 
 }  // namespace gridflow::app
