@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 
+#include "heat_non_finite_test_support.hpp"
 #include "heat_test_support.hpp"
 #include "kernels/core/non_finite_flag.hpp"
 #include "kernels/stencil/heat.hpp"
@@ -18,6 +19,9 @@
 namespace {
 
 using namespace gridflow;
+using gridflow::testing::bits_differing;
+using gridflow::testing::fill_smooth;
+using gridflow::testing::grid_of;
 using kernels::core::NonFiniteAt;
 using kernels::core::NonFiniteFlag;
 using kernels::core::no_non_finite;
@@ -30,29 +34,6 @@ void expect_at(const NonFiniteFlag& flag, std::int64_t step, std::int64_t i, std
   EXPECT_EQ(at.i, i);
   EXPECT_EQ(at.j, j);
   EXPECT_EQ(at.k, 0);
-}
-
-mesh::Grid<2> grid_of(mesh::Index nx, mesh::Index ny) {
-  mesh::Grid<2> g;
-  g.n = {nx, ny};
-  g.length = {1.0, 1.0};
-  return g;
-}
-
-/// Points of `box` whose bits differ (NaN compares unequal to itself).
-template <class T>
-std::size_t bits_differing(const mesh::Field<T, 2>& a, const mesh::Field<T, 2>& b, const mesh::Box<2>& box) {
-  std::size_t differ = 0;
-  for (auto j = box.lo[1]; j <= box.hi[1]; ++j)
-    for (auto i = box.lo[0]; i <= box.hi[0]; ++i) differ += std::memcmp(&a(i, j), &b(i, j), sizeof(T)) != 0;
-  return differ;
-}
-
-template <class T>
-void fill_smooth(mesh::Field<T, 2>& f) {
-  const auto g = f.ghosted();
-  for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
-    for (auto i = g.lo[0]; i <= g.hi[0]; ++i) f(i, j) = static_cast<T>(std::sin(0.3 * i) * std::cos(0.2 * j));
 }
 
 TEST(NonFiniteFlag, KeysOrderByStepThenPointAndDecode) {
