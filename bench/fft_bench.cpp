@@ -12,17 +12,19 @@
 // block) and the best is reported with the ratio cuFFT time / its time (> 1: faster than cuFFT).
 // Before timing, each variant's output is checked against cuFFT's (relative L2).
 //
-// The multi-pass lengths 16 x 2^20 and 2^24 go through make_fft_plan with backend flow_graph (the
-// device plan of branch fft-flowgraph, composed of this kernel); where that backend is not in the
-// build yet, the case records why. --dst times the fused DST-I lines kernel on 511^3 (N = 512)
-// along each axis against Dst1Plan's cuFFT path.
+// The multi-pass lengths 16 x 2^20 and 2^24 go through make_fft_plan with backend flow_graph (two
+// or three launches of this kernel, FlowGraphPasses): the plan's default variant and each split at
+// radix 8 and 16, every one checked against cuFFT's output before it is timed. --dst times the
+// fused DST-I lines kernel on 511^3 (N = 512) along each axis against Dst1Plan's cuFFT path.
 //
-//   fft_bench [--repeats 7] [--calls 20] [--quick] [--dst] [--json FILE]
+//   fft_bench [--repeats 7] [--calls 20] [--quick] [--dst] [--only N,...] [--variant V]
+//             [--case-mb 32] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <cufft.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -88,6 +90,16 @@ class CufftBatch {
   cufftHandle m_plan = 0;
 };
 
+/// `count` complex values, uniform in [-1, 1)^2 (fixed seed), into a device buffer.
+template <class T>
+void fill_random(mesh::Buffer& b, long long count) {
+  std::vector<Complex<T>> h(static_cast<std::size_t>(count));
+  std::mt19937 e(1);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto& c : h) c = {T(u(e)), T(u(e))};
+  mesh::copy_bytes(b.data(), mesh::MemorySpace::device, h.data(), mesh::MemorySpace::host, h.size() * sizeof(Complex<T>));
+}
+
 template <class T>
 std::vector<Complex<T>> download(const mesh::Buffer& b) {
   std::vector<Complex<T>> v(b.bytes() / sizeof(Complex<T>));
@@ -105,7 +117,8 @@ double relative_l2(const std::vector<Complex<T>>& a, const std::vector<Complex<T
   return std::sqrt(d / r);
 }
 
-std::vector<fft::FlowGraphTunables> variants(long long n, bool quick) {
+std::vector<fft::FlowGraphTunables> variants(long long n, bool quick, const std::string& only_variant) {
+  if (!only_variant.empty()) return {fft::FlowGraphTunables::parse(only_variant)};
   std::vector<fft::FlowGraphTunables> all;
   for (int radix : {4, 8, 16, 2})
     for (bool table : {true, false})
@@ -120,21 +133,11 @@ std::vector<fft::FlowGraphTunables> variants(long long n, bool quick) {
   return all;
 }
 
-std::string name(const fft::FlowGraphTunables& t) {
-  return "onchip/r" + std::to_string(t.radix) + "/l" + std::to_string(t.lines_per_block) + (t.twiddle_table ? "/table" : "/sincospi");
-}
-
 template <class T>
-nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bool quick) {
+nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bool quick, const std::string& only_variant) {
   const std::size_t bytes = static_cast<std::size_t>(n * batch) * sizeof(Complex<T>);
   mesh::Buffer in(bytes, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device), ref(bytes, mesh::MemorySpace::device);
-  {
-    std::vector<Complex<T>> h(static_cast<std::size_t>(n * batch));
-    std::mt19937 e(1);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (auto& c : h) c = {T(u(e)), T(u(e))};
-    mesh::copy_bytes(in.data(), mesh::MemorySpace::device, h.data(), mesh::MemorySpace::host, bytes);
-  }
+  fill_random<T>(in, n * batch);
   auto* x = static_cast<Complex<T>*>(in.data());
   auto* y = static_cast<Complex<T>*>(out.data());
   const double copy_bw = bench::copy_bandwidth(bytes, timing.repeats, timing.stream);
@@ -152,8 +155,8 @@ nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bo
   shape.inner_lines = 1;
   shape.in_outer_distance = shape.out_outer_distance = n;
   nlohmann::json all = nlohmann::json::array(), best;
-  for (const auto& t : variants(n, quick)) {
-    nlohmann::json v = {{"variant", name(t)}};
+  for (const auto& t : variants(n, quick, only_variant)) {
+    nlohmann::json v = {{"variant", t.to_string()}};
     try {
       fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream);
       mesh::synchronize(timing.stream);
@@ -185,36 +188,82 @@ nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bo
           {"onchip_variants", all}};
 }
 
-/// A multi-pass length through the device FftPlan (backend flow_graph) against cuFFT.
+/// The variants timed on a multi-pass length: the plan's default, then each split (2 and 3
+/// passes) at radix 8 and 16, default and explicit lines per block, both twiddle sources.
+std::vector<std::string> multipass_variants(long long n, bool quick) {
+  std::vector<std::string> all = {""};
+  for (const auto& t : fft::FlowGraphTunables::candidates(n, false)) {
+    if (t.kernel != fft::FlowGraphTunables::Kernel::onchip || t.radix < 8) continue;
+    if (t.lines_per_block != 4 && t.lines_per_block != 8 && t.lines_per_block != 16) continue;
+    if (quick && !t.twiddle_table) continue;
+    all.push_back(t.to_string());
+    auto automatic = t;  // the same with the launcher's lines per block
+    automatic.lines_per_block = 0;
+    if (t.lines_per_block == 8 && !quick) all.push_back(automatic.to_string());
+  }
+  return all;
+}
+
+/// A multi-pass length through the device FftPlan (backend flow_graph) against cuFFT: every
+/// variant of multipass_variants checked against cuFFT's output, then timed.
 template <class T>
-nlohmann::json bench_multipass(long long n, long long batch, const Timing& timing) {
+nlohmann::json bench_multipass(long long n, long long batch, const Timing& timing, bool quick,
+                               const std::string& only_variant) {
   const std::size_t bytes = static_cast<std::size_t>(n * batch) * sizeof(Complex<T>);
-  mesh::Buffer in(bytes, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device);
-  mesh::fill_device_bytes(in.data(), 0, bytes, timing.stream);
+  mesh::Buffer in(bytes, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device), ref(bytes, mesh::MemorySpace::device);
+  fill_random<T>(in, n * batch);
   auto* x = static_cast<Complex<T>*>(in.data());
   auto* y = static_cast<Complex<T>*>(out.data());
   const double copy_bw = bench::copy_bandwidth(bytes, timing.repeats, timing.stream);
   const double moved = 2.0 * static_cast<double>(bytes);
   CufftBatch<T> cufft(n, batch, timing.stream);
+  cufft.forward(x, static_cast<Complex<T>*>(ref.data()));
+  mesh::synchronize(timing.stream);
+  const auto expected = download<T>(ref);
   const double cufft_s = timing.per_call([&] { cufft.forward(x, y); });
   const char* precision = sizeof(T) == 4 ? "float" : "double";
-  nlohmann::json r = {{"n", n}, {"batch", batch}, {"precision", precision}, {"copy_GBps", copy_bw * 1e-9},
-                      {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}}}};
-  try {
-    fft::FftLayout layout;
-    layout.n = n;
-    layout.batch = batch;
-    const auto plan = fft::make_fft_plan<T>(layout, mesh::MemorySpace::device, timing.stream, {fft::FftBackend::flow_graph, ""});
-    const double s = timing.per_call([&] { plan->execute(x, y); });
-    r["flow_graph"] = {{"us", s * 1e6}, {"fraction_of_copy", moved / s / copy_bw}, {"cufft_over_flow_graph", cufft_s / s}};
-    std::printf("%9lld x %-4lld %-6s cufft %9.2f us  flow_graph %9.2f us  cufft/flow_graph %.2f\n", n, batch, precision,
-                cufft_s * 1e6, s * 1e6, cufft_s / s);
-  } catch (const Error& e) {
-    r["flow_graph"] = {{"unavailable", e.what()}};
-    std::printf("%9lld x %-4lld %-6s cufft %9.2f us  flow_graph unavailable: %s\n", n, batch, precision, cufft_s * 1e6, e.what());
+  nlohmann::json all = nlohmann::json::array(), best;
+  const auto variants = only_variant.empty()     ? multipass_variants(n, quick)
+                        : only_variant == "default" ? std::vector<std::string>{""}
+                                                    : std::vector<std::string>{only_variant};
+  for (const auto& variant : variants) {
+    nlohmann::json v = {{"variant", variant.empty() ? "default" : variant}};
+    try {
+      fft::FftLayout layout;
+      layout.n = n;
+      layout.batch = batch;
+      const auto plan = fft::make_fft_plan<T>(layout, mesh::MemorySpace::device, timing.stream, {fft::FftBackend::flow_graph, variant});
+      plan->execute(x, y);
+      mesh::synchronize(timing.stream);
+      v["error_vs_cufft"] = relative_l2(download<T>(out), expected);
+      const double s = timing.per_call([&] { plan->execute(x, y); });
+      v["us"] = s * 1e6;
+      v["fraction_of_copy"] = moved / s / copy_bw;
+      v["fraction_of_roof"] = moved / s / timing.roof;
+      v["cufft_over_flow_graph"] = cufft_s / s;
+      if (best.is_null() || s * 1e6 < best["us"].get<double>()) best = v;
+      std::printf("%9lld x %-4lld %-6s %-24s %9.2f us  cufft/flow_graph %.2f  err %.1e\n", n, batch, precision,
+                  v["variant"].get<std::string>().c_str(), s * 1e6, cufft_s / s, v["error_vs_cufft"].get<double>());
+    } catch (const Error& e) {
+      v["cannot_run"] = e.what();
+    }
+    all.push_back(v);
   }
+  std::printf("%9lld x %-4lld %-6s cufft %9.2f us (%4.0f%% of roof)  flow_graph best %-22s %9.2f us (%4.0f%%)  cufft/flow_graph %.2f\n",
+              n, batch, precision, cufft_s * 1e6, 100 * moved / cufft_s / timing.roof,
+              best.is_null() ? "-" : best["variant"].get<std::string>().c_str(), best.is_null() ? 0.0 : best["us"].get<double>(),
+              best.is_null() ? 0.0 : 100 * best["fraction_of_roof"].get<double>(),
+              best.is_null() ? 0.0 : best["cufft_over_flow_graph"].get<double>());
   std::fflush(stdout);
-  return r;
+  return {{"n", n},
+          {"batch", batch},
+          {"precision", precision},
+          {"bytes", bytes},
+          {"copy_GBps", copy_bw * 1e-9},
+          {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}, {"fraction_of_roof", moved / cufft_s / timing.roof}}},
+          {"flow_graph", all.empty() ? nlohmann::json() : all[0]},
+          {"flow_graph_best", best},
+          {"flow_graph_variants", all}};
 }
 
 /// The fused DST-I lines kernel on every axis of 511^3 (N = 512), against Dst1Plan (cuFFT).
@@ -246,7 +295,7 @@ nlohmann::json bench_dst(const Timing& timing) {
         try {
           const double s = timing.per_call([&] { fft::launch_dst1_lines_onchip<T>(view.data, a, axis, t, timing.stream); });
           if (best.is_null() || s * 1e6 < best["us"].get<double>())
-            best = {{"variant", name(t)}, {"us", s * 1e6}, {"fraction_of_copy", moved / s / copy_bw}};
+            best = {{"variant", t.to_string()}, {"us", s * 1e6}, {"fraction_of_copy", moved / s / copy_bw}};
         } catch (const Error&) {
         }
       }
@@ -267,14 +316,21 @@ nlohmann::json bench_dst(const Timing& timing) {
 int main(int argc, char** argv) {
   CLI::App app("on-chip FFT kernel against cuFFT and the device copy bandwidth", "fft_bench");
   int repeats = 7, calls = 20;
+  long long case_mb = 32;
   bool quick = false, dst = false;
   std::vector<long long> only;
-  std::string json_path;
+  std::string json_path, only_variant;
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_option("--calls", calls, "back-to-back calls per timing");
   app.add_flag("--quick", quick, "fewer variants (table twiddles, lines per block 0..2)");
   app.add_flag("--dst", dst, "also time the fused DST-I lines kernel on 511^3");
-  app.add_option("--only", only, "just the 32 MB cases of these lengths (for a profiler)")->delimiter(',');
+  app.add_option("--only", only,
+                 "just these lengths (for a profiler): up to 4096 the 32 MB cases, beyond a multi-pass case of "
+                 "2^24 / n transforms")
+      ->delimiter(',');
+  app.add_option("--variant", only_variant,
+                 "just this flow_graph variant (FlowGraphTunables syntax; 'default': the plan's default, multi-pass only)");
+  app.add_option("--case-mb", case_mb, "data per on-chip length case, MiB (32 fits the H100's 50 MB L2 in part)");
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
   if (!mesh::gpu_available()) {
@@ -288,20 +344,22 @@ int main(int argc, char** argv) {
   std::printf("%s: 1 GiB device copy %.0f GB/s (read + write); each case also copies its own bytes, which may sit in L2\n",
               mesh::current_gpu_description().c_str(), timing.roof * 1e-9);
   nlohmann::json cases = nlohmann::json::array(), multipass = nlohmann::json::array(), dst_cases = nlohmann::json::array();
-  const long long data_bytes = 32ll << 20;
+  const long long data_bytes = case_mb << 20, multipass_points = 1ll << 24;
   if (only.empty()) {
-    cases.push_back(bench_case<float>(64, 1024, timing, quick));
-    cases.push_back(bench_case<float>(1024, 4096, timing, quick));
-    cases.push_back(bench_case<double>(1024, 4096, timing, quick));
+    cases.push_back(bench_case<float>(64, 1024, timing, quick, only_variant));
+    cases.push_back(bench_case<float>(1024, 4096, timing, quick, only_variant));
+    cases.push_back(bench_case<double>(1024, 4096, timing, quick, only_variant));
     for (long long n = 64; n <= 4096; n *= 2) only.push_back(n);
+    only.push_back(1ll << 20);
+    only.push_back(1ll << 24);
   }
   for (long long n : only) {
-    cases.push_back(bench_case<float>(n, data_bytes / (n * 8), timing, quick));
-    cases.push_back(bench_case<double>(n, data_bytes / (n * 16), timing, quick));
-  }
-  if (only.size() > 1) {
-    multipass.push_back(bench_multipass<float>(1ll << 20, 16, timing));
-    multipass.push_back(bench_multipass<float>(1ll << 24, 1, timing));
+    if (n <= fft::max_onchip_length<float>()) {
+      cases.push_back(bench_case<float>(n, data_bytes / (n * 8), timing, quick, only_variant));
+      cases.push_back(bench_case<double>(n, data_bytes / (n * 16), timing, quick, only_variant));
+    } else {
+      multipass.push_back(bench_multipass<float>(n, std::max(1ll, multipass_points / n), timing, quick, only_variant));
+    }
   }
   if (dst) {
     dst_cases.push_back(bench_dst<double>(timing));
@@ -311,7 +369,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   const nlohmann::json result = {{"benchmark", "fft_bench"}, {"gpu", mesh::current_gpu_description()}, {"gpu_count", 1},
                                  {"commit", GRIDFLOW_GIT_HASH}, {"command", command},
-                                 {"copy_roof_GBps", timing.roof * 1e-9},
+                                 {"copy_roof_GBps", timing.roof * 1e-9}, {"copy_roof_bytes", std::size_t(1) << 30},
                                  {"timing", "median of " + std::to_string(repeats) + " CUDA-event timings of " +
                                                 std::to_string(calls) + " back-to-back calls, per call"},
                                  {"cases", cases}, {"multipass", multipass}, {"dst1_lines", dst_cases}};

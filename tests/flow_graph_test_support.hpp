@@ -134,8 +134,9 @@ void run_onchip_shape_on_host(const kernels::fft::Complex<T>* in, kernels::fft::
   std::vector<kernels::fft::Complex<T>> x(s.n), y(s.n);
   const long double pi = 3.141592653589793238462643383279502884L;
   for (std::int64_t b = 0; b < s.batch; ++b) {
-    const std::int64_t o = b / s.inner_lines, i = b % s.inner_lines;
-    for (std::int64_t j = 0; j < s.n; ++j) x[j] = in[o * s.in_outer_distance + i * s.in_distance + j * s.in_stride];
+    const auto where = s.line(b);
+    const std::int64_t i = where.inner;
+    for (std::int64_t j = 0; j < s.n; ++j) x[j] = in[where.in + j * s.in_stride];
     plan->execute(x.data(), y.data());
     for (std::int64_t k = 0; k < s.n; ++k) {
       auto v = y[k];
@@ -145,7 +146,7 @@ void run_onchip_shape_on_host(const kernels::fft::Complex<T>* in, kernels::fft::
         const long double c = std::cos(angle), sn = std::sin(angle);
         v = {static_cast<T>(v.re * c - v.im * sn), static_cast<T>(v.re * sn + v.im * c)};
       }
-      out[o * s.out_outer_distance + i * s.out_distance + k * s.out_stride] = v;
+      out[where.out + k * s.out_stride] = v;
     }
   }
 }

@@ -156,12 +156,14 @@ template <class T>
 struct SharedLine {
   T* re;
   T* im;
-  int line, lines, n;
-  bool line_fastest;
+  int first, step;  // element `index` of the line before padding: first + index * step
   static constexpr int pad_shift = sizeof(T) == 4 ? 5 : 4;  // as plane_elements<T>
 
+  __device__ SharedLine(T* re_plane, T* im_plane, int line, int lines, int n, bool line_fastest)
+      : re(re_plane), im(im_plane), first(line_fastest ? line : line * n), step(line_fastest ? lines : 1) {}
+
   __device__ int address(int index) const {
-    const int a = line_fastest ? index * lines + line : line * n + index;
+    const int a = first + index * step;
     return a + (a >> pad_shift);
   }
   __device__ void put(int index, Complex<T> v) const {

@@ -62,24 +62,35 @@ using onchip::SharedLine;
 
 /// The kernel's view of an OnChipShape, resolved once on the host.
 struct OnChipArgs {
-  std::int64_t batch, inner_lines;
-  std::int64_t in_stride, in_distance, in_outer_distance;
-  std::int64_t out_stride, out_distance, out_outer_distance;
-  std::int64_t twiddle_length;  // 0: none
-  int lines;                    // lines per block
-  bool inverse;                 // conjugate on load and store
-  bool line_fastest;            // thread arrangement of the load and the transform
-  bool restage_output;          // the store takes the other arrangement, through shared memory
+  OnChipShape shape;
+  int lines;            // lines per block
+  bool inverse;         // conjugate on load and store
+  bool line_fastest;    // thread arrangement of the load and the transform
+  bool restage_output;  // the store takes the other arrangement, through shared memory
 };
 
 /// exp(sign 2 pi i m / L), m = (i k) mod L, the four-step twiddle; m / L exact for L a power of two.
 template <class T>
 __device__ __forceinline__ Complex<T> four_step_twiddle(std::int64_t line_in_group, std::int64_t k, std::int64_t length, bool inverse) {
-  const std::int64_t m = (line_in_group * k) % length;
+  const std::int64_t m = (line_in_group * k) & (length - 1);
   T s, c;
   if constexpr (std::is_same_v<T, float>) sincospif(static_cast<float>(2.0 * static_cast<double>(m) / static_cast<double>(length)), &s, &c);
   else sincospi(2.0 * static_cast<double>(m) / static_cast<double>(length), &s, &c);
   return {c, inverse ? s : -s};
+}
+
+/// Elements between neighbouring lines in each plane when the result is restaged for the store:
+/// the padding puts the threads of the line-fastest side (neighbouring lines, same element) on
+/// different banks.
+template <class T>
+__host__ __device__ constexpr int restage_pitch(int n, int lines) {
+  constexpr int per_128_bytes = 128 / static_cast<int>(sizeof(T));
+  return n + (lines >= per_128_bytes ? 1 : per_128_bytes / lines);
+}
+
+template <class T>
+std::size_t restage_shared_bytes(int n, int lines) {
+  return 2 * static_cast<std::size_t>(lines) * restage_pitch<T>(n, lines) * sizeof(T);
 }
 
 template <class T, int N, int R, int P>
@@ -94,14 +105,15 @@ __global__ void __launch_bounds__(onchip::max_block_threads<T, R>) onchip_fft_ke
   const SharedLine<T> line{planes, planes + plane, l, a.lines, N, a.line_fastest};
   const std::int64_t first_line = static_cast<std::int64_t>(blockIdx.x) * a.lines;
 
+  const OnChipShape& shape = a.shape;
   Complex<T> x[R];
   {
     const std::int64_t b = first_line + l;
-    const bool valid = b < a.batch;
-    const Complex<T>* p = in + (b / a.inner_lines) * a.in_outer_distance + (b % a.inner_lines) * a.in_distance;
+    const bool valid = b < shape.batch;
+    const Complex<T>* p = in + (valid ? shape.line(b).in : 0);
 #pragma unroll
     for (int q = 0; q < R; ++q) {
-      x[q] = valid ? onchip::load(p + (t + q * threads_per_line) * a.in_stride) : Complex<T>{T(0), T(0)};
+      x[q] = valid ? onchip::load(p + (t + q * threads_per_line) * shape.in_stride) : Complex<T>{T(0), T(0)};
       if (a.inverse) x[q].im = -x[q].im;
     }
   }
@@ -109,40 +121,47 @@ __global__ void __launch_bounds__(onchip::max_block_threads<T, R>) onchip_fft_ke
   onchip::fft_passes<N, R, P>(x, t, line, table);
 
   if (a.restage_output) {
+    // Into the store's arrangement through the planes, line after line (the transform read its
+    // last values from them before its final radix pass, behind a __syncthreads()).
+    const int pitch = restage_pitch<T>(N, a.lines);
+    T* re = planes;
+    T* im = planes + a.lines * pitch;
 #pragma unroll
-    for (int q = 0; q < R; ++q) line.put(t + q * threads_per_line, x[q]);
+    for (int q = 0; q < R; ++q) {
+      const int e = l * pitch + t + q * threads_per_line;
+      re[e] = x[q].re;
+      im[e] = x[q].im;
+    }
     __syncthreads();
     onchip::arrange(threadIdx.x, a.lines, threads_per_line, !a.line_fastest, l, t);
-    const SharedLine<T> other{planes, planes + plane, l, a.lines, N, a.line_fastest};
 #pragma unroll
-    for (int q = 0; q < R; ++q) x[q] = other.get(t + q * threads_per_line);
+    for (int q = 0; q < R; ++q) {
+      const int e = l * pitch + t + q * threads_per_line;
+      x[q] = {re[e], im[e]};
+    }
   }
   const std::int64_t b = first_line + l;
-  if (b >= a.batch) return;
-  const std::int64_t i = b % a.inner_lines;
-  Complex<T>* p = out + (b / a.inner_lines) * a.out_outer_distance + i * a.out_distance;
+  if (b >= shape.batch) return;
+  const OnChipShape::Line where = shape.line(b);
+  const std::int64_t i = where.inner;
+  Complex<T>* p = out + where.out;
   // The four-step twiddle of element k = t + q N/R as W^{i t} (W^{i N/R})^q: two sines and cosines
   // per thread, then a product per element (rounding grows with q <= 16, far inside float's budget).
   Complex<T> w{T(1), T(0)}, step{T(1), T(0)};
-  if (a.twiddle_length) {
-    w = four_step_twiddle<T>(i, t, a.twiddle_length, a.inverse);
-    step = four_step_twiddle<T>(i, threads_per_line, a.twiddle_length, a.inverse);
+  if (shape.twiddle_length) {
+    w = four_step_twiddle<T>(i, t, shape.twiddle_length, a.inverse);
+    step = four_step_twiddle<T>(i, threads_per_line, shape.twiddle_length, a.inverse);
   }
 #pragma unroll
   for (int q = 0; q < R; ++q) {
     Complex<T> y = x[q];
     if (a.inverse) y.im = -y.im;
-    if (a.twiddle_length) {
+    if (shape.twiddle_length) {
       y = onchip::cmul(y, w);
       w = onchip::cmul(w, step);
     }
-    onchip::store(p + (t + q * threads_per_line) * a.out_stride, y);
+    onchip::store(p + (t + q * threads_per_line) * shape.out_stride, y);
   }
-}
-
-/// Elements between neighbouring lines of a block: within a group, or between groups of one line.
-std::int64_t line_step(std::int64_t inner_lines, std::int64_t distance, std::int64_t outer_distance) {
-  return inner_lines > 1 ? distance : outer_distance;
 }
 
 template <class T>
@@ -154,10 +173,12 @@ void check_shape(const OnChipShape& s, const FlowGraphTunables& tunables) {
   GRIDFLOW_REQUIRE(s.n >= 2 && s.n <= max_onchip_length<T>() && (s.n & (s.n - 1)) == 0,
                    shape() + "the length must be a power of two in 2.." + std::to_string(max_onchip_length<T>()));
   GRIDFLOW_REQUIRE(s.batch >= 1, shape() + "the batch must be at least 1");
-  GRIDFLOW_REQUIRE(s.inner_lines >= 1 && s.batch % s.inner_lines == 0,
-                   shape() + "inner_lines " + std::to_string(s.inner_lines) + " must be >= 1 and divide the batch");
+  GRIDFLOW_REQUIRE(s.inner_lines >= 1 && s.mid_lines >= 1 && s.batch % (s.inner_lines * s.mid_lines) == 0,
+                   shape() + "inner_lines " + std::to_string(s.inner_lines) + " and mid_lines " + std::to_string(s.mid_lines) +
+                       " must be >= 1 and their product divide the batch");
   GRIDFLOW_REQUIRE(s.sign == -1 || s.sign == 1, shape() + "sign " + std::to_string(s.sign) + " is not -1 or +1");
-  GRIDFLOW_REQUIRE(s.twiddle_length >= 0, shape() + "twiddle_length must be >= 0");
+  GRIDFLOW_REQUIRE(s.twiddle_length >= 0 && (s.twiddle_length & (s.twiddle_length - 1)) == 0,
+                   shape() + "twiddle_length must be 0 or a power of two");
   GRIDFLOW_REQUIRE(tunables.radix == 2 || tunables.radix == 4 || tunables.radix == 8 || tunables.radix == 16,
                    shape() + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
   GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape() + "lines_per_block must be >= 0");
@@ -182,21 +203,30 @@ void launch(const Complex<T>* in, Complex<T>* out, OnChipArgs args, const Comple
   constexpr int R = onchip::registers_per_thread(N, P);
   const auto kernel = onchip_fft_kernel<T, N, R, P>;
   static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
+  // Where either side is read or written across lines (a column pass, or a pass storing
+  // transposed), a block takes enough lines to fill whole 128-byte lines of memory, as far as 512
+  // threads allow, and 32-byte sectors at least. On an H100 (bench/results/fft_bench_h100.json,
+  // 16 x 2^20 float) blocks of 1024 threads ran such passes 20% slower than 256 or 512.
+  const bool across_lines = args.line_fastest || args.restage_output;
+  const int min_lines =
+      across_lines ? std::max(onchip::sector_lines<Complex<T>>(), std::min(onchip::cache_line_lines<Complex<T>>(), 512 / (N / R)))
+                   : 1;
   if (args.lines == 0)
-    args.lines = onchip::default_lines_per_block(N, R, args.line_fastest ? onchip::sector_lines<Complex<T>>() : 1, args.batch,
-                                                 onchip::block_shared_bytes<T>(1, N), max_threads);
+    args.lines = onchip::default_lines_per_block(N, R, min_lines, args.shape.batch, onchip::block_shared_bytes<T>(1, N),
+                                                 max_threads);
   const int threads = args.lines * (N / R);
   GRIDFLOW_REQUIRE(threads <= max_threads, "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) +
                                                " lines per block at radix " + std::to_string(P) + " need " +
                                                std::to_string(threads) + " threads, more than the kernel's " +
                                                std::to_string(max_threads) + " (registers)");
-  const std::size_t shared = onchip::block_shared_bytes<T>(args.lines, N);
+  const std::size_t shared = std::max(onchip::block_shared_bytes<T>(args.lines, N),
+                                      args.restage_output ? restage_shared_bytes<T>(N, args.lines) : 0);
   GRIDFLOW_REQUIRE(shared <= onchip::shared_limit(),
                    "on-chip FFT of length " + std::to_string(N) + ": " + std::to_string(args.lines) + " lines per block need " +
                        std::to_string(shared) + " bytes of shared memory, more than the device's " +
                        std::to_string(onchip::shared_limit()));
   onchip::allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared);
-  const std::int64_t blocks = (args.batch + args.lines - 1) / args.lines;
+  const std::int64_t blocks = (args.shape.batch + args.lines - 1) / args.lines;
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "on-chip FFT: " + std::to_string(blocks) + " blocks exceed the grid");
   kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(in, out, args, table);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
@@ -260,23 +290,9 @@ void launch_onchip_fft(const Complex<T>* in, Complex<T>* out, const OnChipShape&
   check_shape<T>(shape, tunables);
   const int n = static_cast<int>(shape.n);
   const int radix = std::min(tunables.radix, n);
-  const bool in_line_fastest =
-      std::abs(line_step(shape.inner_lines, shape.in_distance, shape.in_outer_distance)) < std::abs(shape.in_stride);
-  const bool out_line_fastest =
-      std::abs(line_step(shape.inner_lines, shape.out_distance, shape.out_outer_distance)) < std::abs(shape.out_stride);
-  OnChipArgs args{shape.batch,
-                  shape.inner_lines,
-                  shape.in_stride,
-                  shape.in_distance,
-                  shape.in_outer_distance,
-                  shape.out_stride,
-                  shape.out_distance,
-                  shape.out_outer_distance,
-                  shape.twiddle_length,
-                  tunables.lines_per_block,
-                  shape.sign == 1,
-                  in_line_fastest,
-                  in_line_fastest != out_line_fastest};
+  const bool in_line_fastest = std::abs(shape.in_line_step()) < std::abs(shape.in_stride);
+  const bool out_line_fastest = std::abs(shape.out_line_step()) < std::abs(shape.out_stride);
+  const OnChipArgs args{shape, tunables.lines_per_block, shape.sign == 1, in_line_fastest, in_line_fastest != out_line_fastest};
   int log2n = 0;
   while ((1 << log2n) < n) ++log2n;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;

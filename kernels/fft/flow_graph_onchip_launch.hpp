@@ -43,6 +43,13 @@ constexpr int sector_lines() {
   return sizeof(E) >= 32 ? 1 : static_cast<int>(32 / sizeof(E));
 }
 
+/// Lines whose elements of type E, side by side, fill a 128-byte cache line: the lines a block of
+/// a column pass (or a pass storing transposed) takes by default.
+template <class E>
+constexpr int cache_line_lines() {
+  return sizeof(E) >= 128 ? 1 : static_cast<int>(128 / sizeof(E));
+}
+
 /// Lines per block when the tunables leave it 0 (threads per line: n / registers): 64 threads
 /// up to length 256 and 128 beyond (or one line), at most half the device's shared memory per
 /// block and two blocks per multiprocessor where the batch allows, never fewer than min_lines

@@ -1,15 +1,22 @@
 #pragma once
 // FlowGraphPasses: how the device plan runs a batch of complex transforms of one length as
 // on-chip launches (OnChipShape), plain C++ so the unit tests run the same composition on the
-// host. Up to the kernel's pass limit, one pass. Beyond it, four-step with L = n1 n2
-// (n1 = 2^floor(m/2), n2 = 2^ceil(m/2)), for input element j1 n2 + j2 and output bin k1 + n1 k2:
-//   column pass  for each j2, the n1-point transform over j1, times W_L^(j2 k1) (fused), into
-//                scratch[k1 n2 + j2] (scratch holds batch x L elements, transform after transform);
-//   row pass     for each k1, the n2-point transform of scratch[k1 n2 + j2] over j2, element k2
-//                written to bin k1 + n1 k2 of the output: the transpose costs nothing extra.
-// Both passes address the caller's stride and distances directly (OnChipShape's outer level is
-// the transform, the inner one its columns or rows), so in == out needs no extra copy.
+// host. Up to the kernel's pass limit, one pass. Beyond it, p = 2 or 3 passes over L = n1 ... np
+// (the four-step decomposition applied recursively, each pass one launch that reads and writes
+// every element once). Write the input index j = j1 (n2..np) + j2 (n3..np) + ... + jp and the
+// output bin k = k1 + n1 k2 + n1 n2 k3 + ...; with M_q = n_q+1 ... n_p:
+//   pass q < p  for each (o, k1..k_q-1, j_q+1..j_p) (the columns), the n_q-point transform over
+//               j_q (stride M_q), element k_q times W_{n_q M_q}^(k_q j') (fused; j' < M_q the
+//               column), written in place of j_q: pass 1 reads the input, writes the scratch
+//               (batch x L elements), later passes work in the scratch;
+//   pass p      for each (o, k1..kp-1), the np-point transform of a contiguous row of the scratch,
+//               element kp written to its bin of the output: the transposes cost nothing extra.
+// The column passes read and write whole sectors or cache lines as a block takes neighbouring
+// columns (launch_onchip_fft arranges that); the last pass's lines are ordered k1 fastest, so a
+// block's stores, restaged through shared memory, fill them too. Every pass addresses the
+// caller's stride and distances directly.
 #include <cstdint>
+#include <vector>
 
 #include "kernels/fft/flow_graph_cuda.hpp"
 
@@ -21,33 +28,35 @@ struct ComplexLines {
 };
 
 struct FlowGraphPasses {
-  std::int64_t length = 1;  ///< the complex transform length L, a power of two
-  std::int64_t n1 = 1;      ///< column pass length; 1: no split, one pass of n2 = L
-  std::int64_t n2 = 1;      ///< row pass length (or L)
+  static constexpr int most_passes = 3;
+  std::int64_t length = 1;             ///< the complex transform length L, a power of two
+  std::vector<std::int64_t> factors;   ///< n1..np, powers of two, product L, ascending
 
-  /// The passes for length L (a power of two, 1..pass_limit^2) when one launch transforms at most
-  /// pass_limit points. Throws Error when L needs a pass longer than pass_limit.
-  static FlowGraphPasses for_length(std::int64_t length, std::int64_t pass_limit);
-  bool four_step() const { return n1 > 1; }
+  /// The passes for length L (a power of two) when one launch transforms at most pass_limit
+  /// points: `passes` of them, or for 0 the fewest that fit (two passes of 2^24 float ran as fast
+  /// as three on an H100, bench/results/fft_bench_h100.json; the tuner measures both). Throws
+  /// Error when L is no power of two or cannot be split so.
+  static FlowGraphPasses for_length(std::int64_t length, std::int64_t pass_limit, int passes = 0);
 
-  /// The one pass: lines `a` of the input to lines `b` of the output.
-  OnChipShape single(std::int64_t batch, ComplexLines a, ComplexLines b, int sign) const;
-  /// Four-step pass 1: lines `a` of the input into the scratch.
-  OnChipShape column_pass(std::int64_t batch, ComplexLines a, int sign) const;
-  /// Four-step pass 2: the scratch to lines `b` of the output.
-  OnChipShape row_pass(std::int64_t batch, ComplexLines b, int sign) const;
+  int count() const { return static_cast<int>(factors.size()); }
+  bool multi_pass() const { return count() > 1; }
+  std::int64_t shortest() const { return factors.front(); }
+  std::int64_t longest() const { return factors.back(); }
+
+  /// Pass q (0-based) of `batch` transforms from lines `a` of the input (pass 0) or the scratch
+  /// to the scratch or (last pass) lines `b` of the output.
+  OnChipShape pass(int q, std::int64_t batch, ComplexLines a, ComplexLines b, int sign) const;
 
   /// Runs the batch through `run_pass(const E* in, E* out, const OnChipShape&)`: once from `in`
-  /// to `out`, or in to scratch (batch x length elements) and scratch to out.
+  /// to `out`, or in to scratch (batch x length elements), scratch to scratch, scratch to out.
   template <class E, class RunPass>
   void run(std::int64_t batch, const E* in, ComplexLines a, E* out, ComplexLines b, E* scratch, int sign,
            RunPass&& run_pass) const {
-    if (!four_step()) {
-      run_pass(in, out, single(batch, a, b, sign));
-      return;
+    for (int q = 0; q < count(); ++q) {
+      const E* from = q == 0 ? in : static_cast<const E*>(scratch);
+      E* to = q == count() - 1 ? out : scratch;
+      run_pass(from, to, pass(q, batch, a, b, sign));
     }
-    run_pass(in, scratch, column_pass(batch, a, sign));
-    run_pass(static_cast<const E*>(scratch), out, row_pass(batch, b, sign));
   }
 };
 

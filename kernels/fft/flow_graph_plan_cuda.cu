@@ -1,5 +1,5 @@
 // The flow_graph backend's FftPlan on the device: the complex transform as one on-chip launch or
-// the four-step's two (FlowGraphPasses), with the radix2_table kernel or the onchip kernel, both
+// the two or three of a multi-pass split (FlowGraphPasses), with the radix2_table kernel or the onchip kernel, both
 // addressing the caller's stride and distances directly. r2c / c2r of even n go through the
 // complex transform of n/2 (flow_graph_real_cuda.hpp); a real layout that cannot be viewed as
 // complex (stride > 1, odd distance, misaligned) is copied to or from contiguous scratch. Scratch
@@ -43,17 +43,18 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
     const std::int64_t batch = layout.batch;
 
     const std::int64_t pass_limit = uses_radix2_kernel() ? radix2_table_max_length : max_onchip_length<T>();
-    m_passes = FlowGraphPasses::for_length(m_length, pass_limit);
-    if (m_passes.four_step()) m_four_step_scratch = device_buffer(batch * m_length * sizeof(Complex<T>));
-    // The default variant's radix may exceed a short line: take the line's length then. An
-    // explicit variant runs as named (the tuner's candidates are pruned to fit).
-    const std::int64_t shortest_pass = m_passes.four_step() ? m_passes.n1 : m_passes.n2;
-    if (tunables.variant.empty())
-      m_variant.radix = static_cast<int>(std::min<std::int64_t>(m_variant.radix, shortest_pass));
+    m_passes = FlowGraphPasses::for_length(m_length, pass_limit, m_variant.passes);
+    if (m_passes.multi_pass()) m_scratch = device_buffer(batch * m_length * sizeof(Complex<T>));
+    // The default variant: radix 16 for the passes of a long transform (on an H100 it ran
+    // 16 x 2^20 float 25% faster than radix 8, bench/results/fft_bench_h100.json), and never above
+    // the shortest pass. An explicit variant runs as named (the tuner's candidates are pruned to fit).
+    if (tunables.variant.empty()) {
+      if (m_passes.multi_pass()) m_variant.radix = 16;
+      m_variant.radix = static_cast<int>(std::min<std::int64_t>(m_variant.radix, m_passes.shortest()));
+    }
     if (uses_radix2_kernel()) {
-      for (std::int64_t len : {m_passes.n1, m_passes.n2})
-        if ((len > 1 || m_length == 1) && !m_tables.count(len))
-          m_tables.emplace(len, std::make_unique<Radix2DeviceTables<T>>(len));
+      for (std::int64_t len : m_passes.factors)
+        if (!m_tables.count(len)) m_tables.emplace(len, std::make_unique<Radix2DeviceTables<T>>(len));
     }
     if (real) {
       m_real_work = device_buffer(batch * m_length * sizeof(Complex<T>));
@@ -102,7 +103,7 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
   /// The complex transform of length m_length over the plan's batch, from lines `a` of `in` to
   /// lines `b` of `out` (in == out allowed with a == b).
   void complex_transform(const Complex<T>* in, ComplexLines a, Complex<T>* out, ComplexLines b, int sign) {
-    m_passes.run(this->layout().batch, in, a, out, b, static_cast<Complex<T>*>(m_four_step_scratch.data()), sign,
+    m_passes.run(this->layout().batch, in, a, out, b, static_cast<Complex<T>*>(m_scratch.data()), sign,
                  [this](const Complex<T>* i, Complex<T>* o, const OnChipShape& s) { run_pass(i, o, s); });
   }
 
@@ -147,7 +148,7 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
   std::int64_t m_length = 0;     // complex transform length: n (c2c) or n/2 (r2c, c2r)
   FlowGraphPasses m_passes;
   std::map<std::int64_t, std::unique_ptr<Radix2DeviceTables<T>>> m_tables;  // radix2_table: per pass length
-  mesh::Buffer m_four_step_scratch;  // batch x m_length, four-step only
+  mesh::Buffer m_scratch;            // batch x m_length, multi-pass only
   mesh::Buffer m_real_work;          // batch x m_length, r2c / c2r only
   mesh::Buffer m_real_twiddles;      // W_n^k, k < n/2, r2c / c2r only
 };

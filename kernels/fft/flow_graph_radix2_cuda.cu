@@ -37,9 +37,10 @@ __global__ void radix2_table_kernel(const Complex<T>* in, Complex<T>* out, OnChi
   Complex<T>* work = reinterpret_cast<Complex<T>*>(radix2_shared);
   const long long n = shape.n, half = n / 2;
   for (long long line = blockIdx.x; line < shape.batch; line += gridDim.x) {
-    const long long o = line / shape.inner_lines, i = line % shape.inner_lines;
-    const Complex<T>* x = in + o * shape.in_outer_distance + i * shape.in_distance;
-    Complex<T>* y = out + o * shape.out_outer_distance + i * shape.out_distance;
+    const OnChipShape::Line where = shape.line(line);
+    const long long i = where.inner;
+    const Complex<T>* x = in + where.in;
+    Complex<T>* y = out + where.out;
     // Coalesced reads of the line, scattered into bit-reversed positions: the input order is its
     // own inverse, so work[order[j]] = x[j] is the table's work[p] = x[order[p]].
     for (long long j = threadIdx.x; j < n; j += blockDim.x) work[order[j]] = x[j * shape.in_stride];
@@ -82,9 +83,9 @@ void launch_radix2_table_fft(const Complex<T>* in, Complex<T>* out, const OnChip
                              const Radix2DeviceTables<T>& tables, StreamHandle stream) {
   GRIDFLOW_REQUIRE(shape.n == tables.n(), "radix2_table launch of length " + std::to_string(shape.n) +
                                               " with the tables of length " + std::to_string(tables.n()));
-  GRIDFLOW_REQUIRE(shape.inner_lines >= 1 && shape.batch % shape.inner_lines == 0,
+  GRIDFLOW_REQUIRE(shape.inner_lines >= 1 && shape.mid_lines >= 1 && shape.batch % (shape.inner_lines * shape.mid_lines) == 0,
                    "radix2_table launch: batch " + std::to_string(shape.batch) + " is not a multiple of " +
-                       std::to_string(shape.inner_lines) + " inner lines");
+                       std::to_string(shape.inner_lines) + " inner x " + std::to_string(shape.mid_lines) + " middle lines");
   GRIDFLOW_REQUIRE(shape.sign == -1 || shape.sign == 1, "radix2_table launch: sign must be -1 or +1");
   if (shape.batch == 0) return;
   // One butterfly per thread and stage (two for the longest lines, above 1024 threads).

@@ -9,19 +9,21 @@
 #include <vector>
 
 #include "kernels/fft/flow_graph_onchip_launch.hpp"
+#include "kernels/fft/flow_graph_passes.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::fft {
 
 namespace {
 
-constexpr const char* variant_syntax = "expected 'radix2_table' or 'onchip/r<radix>/l<lines per block>/tw<0|1>'";
+constexpr const char* variant_syntax =
+    "expected 'radix2_table' or 'onchip/r<radix>/l<lines per block>/tw<0|1>[/p<2|3 passes>]'";
 
 // What a block of the onchip kernel may use on sm_90: 1024 threads and 227 KB of shared memory
 // (opted in); its shared memory per block is onchip::block_shared_bytes (two padded planes).
 constexpr long long max_threads_per_block = 1024;
 constexpr std::size_t max_shared_bytes = 227 * 1024;
-// The longest pass the plan hands to one launch when it splits a long transform (four-step):
+// The longest pass the plan hands to one launch when it splits a long transform:
 // max_onchip_length and the radix2_table kernel's limit, both 4096.
 constexpr long long longest_pass = 4096;
 
@@ -35,21 +37,13 @@ int number_after(const std::string& part, const std::string& prefix, const std::
   return std::stoi(digits);
 }
 
-/// The pass lengths the plan runs for a transform of length n: n itself when it fits one pass,
-/// else the balanced four-step split 2^floor(m/2) x 2^ceil(m/2).
-std::pair<long long, long long> pass_lengths(long long n) {
-  if (n <= longest_pass) return {n, n};
-  int m = 0;
-  while ((1LL << m) < n) ++m;
-  return {1LL << (m / 2), 1LL << (m - m / 2)};
-}
-
 }  // namespace
 
 std::string FlowGraphTunables::to_string() const {
   if (kernel == Kernel::radix2_table) return "radix2_table";
   std::ostringstream s;
   s << "onchip/r" << radix << "/l" << lines_per_block << "/tw" << (twiddle_table ? 1 : 0);
+  if (passes) s << "/p" << passes;
   return s.str();
 }
 
@@ -65,7 +59,7 @@ FlowGraphTunables FlowGraphTunables::parse(const std::string& variant) {
   if (parts.empty() || parts[0] != "onchip")
     throw Error("FFT variant '" + variant + "': unknown kernel '" + (parts.empty() ? "" : parts[0]) + "', " +
                 variant_syntax);
-  if (parts.size() != 4)
+  if (parts.size() != 4 && parts.size() != 5)
     throw Error("FFT variant '" + variant + "': " + std::to_string(parts.size()) + " parts, " + variant_syntax);
   t.kernel = Kernel::onchip;
   t.radix = number_after(parts[1], "r", variant);
@@ -76,6 +70,11 @@ FlowGraphTunables FlowGraphTunables::parse(const std::string& variant) {
   const int tw = number_after(parts[3], "tw", variant);
   if (tw > 1) throw Error("FFT variant '" + variant + "': twiddle source '" + parts[3] + "' is not tw0 or tw1");
   t.twiddle_table = tw == 1;
+  if (parts.size() == 5) {
+    t.passes = number_after(parts[4], "p", variant);
+    if (t.passes < 2 || t.passes > FlowGraphPasses::most_passes)
+      throw Error("FFT variant '" + variant + "': '" + parts[4] + "' is not p2 or p3");
+  }
   return t;
 }
 
@@ -85,21 +84,37 @@ std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long n, bool d
   FlowGraphTunables seed;
   seed.kernel = Kernel::radix2_table;
   out.push_back(seed);
-  const auto [shortest, longest] = pass_lengths(n);
-  for (int radix : {4, 8, 16}) {
-    if (radix > shortest) continue;
-    for (int lines = 1; lines <= 64; lines *= 2) {
-      const long long threads = lines * longest / radix;
-      const std::size_t shared = double_precision ? onchip::block_shared_bytes<double>(lines, int(longest))
-                                                  : onchip::block_shared_bytes<float>(lines, int(longest));
-      if (threads < 32 || threads > max_threads_per_block || shared > max_shared_bytes) continue;
-      for (bool table : {true, false}) {
-        FlowGraphTunables t;
-        t.kernel = Kernel::onchip;
-        t.radix = radix;
-        t.lines_per_block = lines;
-        t.twiddle_table = table;
-        out.push_back(t);
+  // One launch up to longest_pass; beyond, every split the plan can run (2 and 3 passes).
+  std::vector<int> splits = {0};
+  if (n > longest_pass) {
+    splits.clear();
+    for (int p = 2; p <= FlowGraphPasses::most_passes; ++p) {
+      try {
+        FlowGraphPasses::for_length(n, longest_pass, p);
+        splits.push_back(p);
+      } catch (const Error&) {
+      }
+    }
+  }
+  for (int passes : splits) {
+    const auto split = FlowGraphPasses::for_length(n, longest_pass, passes);
+    const long long shortest = split.shortest(), longest = split.longest();
+    for (int radix : {4, 8, 16}) {
+      if (radix > shortest) continue;
+      for (int lines = 1; lines <= 64; lines *= 2) {
+        const long long threads = lines * longest / radix;
+        const std::size_t shared = double_precision ? onchip::block_shared_bytes<double>(lines, int(longest))
+                                                    : onchip::block_shared_bytes<float>(lines, int(longest));
+        if (threads < 32 || threads > max_threads_per_block || shared > max_shared_bytes) continue;
+        for (bool table : {true, false}) {
+          FlowGraphTunables t;
+          t.kernel = Kernel::onchip;
+          t.radix = radix;
+          t.lines_per_block = lines;
+          t.twiddle_table = table;
+          t.passes = passes;
+          out.push_back(t);
+        }
       }
     }
   }

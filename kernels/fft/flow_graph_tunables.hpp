@@ -1,8 +1,9 @@
 #pragma once
 // FlowGraphTunables: the knobs of the flow_graph CUDA backend (flow_graph_cuda.hpp), declared
 // beside its kernels and searched by the FFT tuner. A variant is named by a short string
-// (FftTunables::variant), e.g. "radix2_table" or "onchip/r8/l4/tw1"; parse() and to_string() are
-// inverses, and parse() throws Error naming the part it does not understand.
+// (FftTunables::variant), e.g. "radix2_table", "onchip/r8/l4/tw1" or, for a length split into
+// passes, "onchip/r8/l0/tw0/p3"; parse() and to_string() are inverses, and parse() throws Error
+// naming the part it does not understand.
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct FlowGraphTunables {
   int radix = 8;              ///< onchip: elements per thread per pass in registers (2, 4, 8, 16)
   int lines_per_block = 0;    ///< onchip: transforms per block; 0 chooses from the length
   bool twiddle_table = true;  ///< onchip: twiddles from a precomputed table (true) or sincospi (false)
+  int passes = 0;             ///< onchip, lengths beyond one launch: 2 or 3 passes; 0 chooses (FlowGraphPasses)
 
   std::string to_string() const;
   static FlowGraphTunables parse(const std::string& variant);

@@ -6,6 +6,7 @@
 // kernel writing outside its lines fails too: relative L2 error <= 1e-5 (float), 1e-12 (double).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "gpu_test_support.hpp"
 #include "kernels/fft/flow_graph_cuda.hpp"
+#include "kernels/fft/flow_graph_passes.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
 
@@ -61,9 +63,14 @@ std::vector<Exact> reference_fft(std::vector<Exact> x, int sign) {
   return x;
 }
 
-/// Elements one side of a shape spans: the last element of the last line, plus one.
-std::int64_t span(const OnChipShape& s, std::int64_t stride, std::int64_t distance, std::int64_t outer) {
-  return (s.batch / s.inner_lines - 1) * outer + (s.inner_lines - 1) * distance + (s.n - 1) * stride + 1;
+/// Elements one side (input or output) of a shape spans: the last element of its last line, plus one.
+std::int64_t span(const OnChipShape& s, bool input) {
+  std::int64_t end = 0;
+  for (std::int64_t b = 0; b < s.batch; ++b) {
+    const auto where = s.line(b);
+    end = std::max(end, (input ? where.in + (s.n - 1) * s.in_stride : where.out + (s.n - 1) * s.out_stride) + 1);
+  }
+  return end;
 }
 
 /// What the shape's transform of `in` leaves in `out` (out holds its prior contents elsewhere).
@@ -71,21 +78,22 @@ template <class T>
 void reference_transform(const OnChipShape& s, const std::vector<Complex<T>>& in, std::vector<Complex<T>>& out) {
   std::vector<std::vector<Exact>> lines;
   for (std::int64_t b = 0; b < s.batch; ++b) {
-    const std::int64_t o = b / s.inner_lines, i = b % s.inner_lines;
+    const auto where = s.line(b);
     std::vector<Exact> x(s.n);
     for (std::int64_t j = 0; j < s.n; ++j) {
-      const auto v = in[o * s.in_outer_distance + i * s.in_distance + j * s.in_stride];
+      const auto v = in[where.in + j * s.in_stride];
       x[j] = Exact(v.re, v.im);
     }
     lines.push_back(reference_fft(x, s.sign));
   }
   for (std::int64_t b = 0; b < s.batch; ++b) {  // after every read: in and out may be one buffer
-    const std::int64_t o = b / s.inner_lines, i = b % s.inner_lines;
+    const auto where = s.line(b);
+    const std::int64_t i = where.inner;
     for (std::int64_t k = 0; k < s.n; ++k) {
       Exact y = lines[b][k];
       if (s.twiddle_length)
         y *= std::polar(1.0L, s.sign * 2 * pi * static_cast<long double>((i * k) % s.twiddle_length) / s.twiddle_length);
-      out[o * s.out_outer_distance + i * s.out_distance + k * s.out_stride] = {static_cast<T>(y.real()), static_cast<T>(y.imag())};
+      out[where.out + k * s.out_stride] = {static_cast<T>(y.real()), static_cast<T>(y.imag())};
     }
   }
 }
@@ -119,8 +127,7 @@ constexpr double tolerance() {
 /// the reference over the whole output buffer.
 template <class T>
 double device_error(const OnChipShape& s, const FlowGraphTunables& tunables, bool in_place) {
-  const std::int64_t in_count = span(s, s.in_stride, s.in_distance, s.in_outer_distance);
-  const std::int64_t out_count = span(s, s.out_stride, s.out_distance, s.out_outer_distance);
+  const std::int64_t in_count = span(s, true), out_count = span(s, false);
   const auto in = random_values<T>(in_count, static_cast<unsigned>(s.n * 7919 + s.batch));
   std::vector<Complex<T>> expected = in_place ? in : random_values<T>(out_count, 17);
   std::vector<Complex<T>> got(expected.size());
@@ -298,6 +305,32 @@ TYPED_TEST(OnChipFftGpu, FourStepPassesTwoLevelAddressingFusedTwiddleTransposedO
         EXPECT_LE(device_error<T>(row, t, false), tolerance<T>()) << "row pass " << describe(row, t);
       }
     }
+}
+
+// Every pass of the device plan's two- and three-pass splits (FlowGraphPasses): column passes
+// with the fused twiddle, the last pass's three-level lines stored transposed through the restage,
+// at the default and explicit lines per block (partial last blocks included), in place where the
+// plan runs them so.
+TYPED_TEST(OnChipFftGpu, PassesOfTwoAndThreePassSplits) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  const std::int64_t outer = 3;
+  const std::pair<std::int64_t, int> splits[] = {{1 << 13, 2}, {1 << 13, 3}, {1 << 15, 3}, {1 << 16, 2}, {64, 3}};
+  for (auto [length, count] : splits) {
+    const auto passes = fft::FlowGraphPasses::for_length(length, fft::max_onchip_length<T>(), count);
+    for (int sign : {-1, 1})
+      for (int q = 0; q < passes.count(); ++q) {
+        const auto s = passes.pass(q, outer, {1, length}, {1, length}, sign);
+        const bool in_place = q > 0 && q < passes.count() - 1;
+        for (int lines : {0, 1, 2, 5, 16}) {
+          const auto t = variant(s.n >= 16 ? 16 : 4, lines != 2, lines);
+          if (lines * s.n / t.radix > 1024) continue;
+          EXPECT_LE(device_error<T>(s, t, in_place), tolerance<T>())
+              << "pass " << q << " of " << passes.count() << " for length " << length << " " << describe(s, t);
+        }
+      }
+  }
 }
 
 TYPED_TEST(OnChipFftGpu, BadShapesAndTunablesThrowError) {

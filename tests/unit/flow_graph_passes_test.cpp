@@ -1,5 +1,5 @@
-// The device plan's composition, run on the host: FlowGraphPasses (one pass, or the four-step's
-// column and row passes through a scratch) with every pass done by the host emulation of an
+// The device plan's composition, run on the host: FlowGraphPasses (one pass, or the two or three
+// passes of a multi-pass split through a scratch) with every pass done by the host emulation of an
 // on-chip launch, against FFTW, for small pass limits (many splits) and the device's 4096, on
 // contiguous, strided, interleaved and in-place layouts; and the half-length split and merge of
 // r2c / c2r (flow_graph_real_point.hpp) around the host flow graph, against FFTW. What the GPU
@@ -35,28 +35,42 @@ TYPED_TEST_SUITE(FlowGraphComposition, Precisions);
 
 TEST(FlowGraphPassesTest, SplitsOnlyBeyondThePassLimitIntoBalancedPowersOfTwo) {
   for (std::int64_t limit : {8, 64, 4096})
-    for (std::int64_t length = 1; length <= limit * limit; length *= 2) {
+    for (std::int64_t length = 1; length <= limit * limit * limit; length *= 2) {
       const auto p = FlowGraphPasses::for_length(length, limit);
-      EXPECT_EQ(p.four_step(), length > limit) << "length " << length << " limit " << limit;
-      EXPECT_EQ(p.n1 * p.n2, length) << "length " << length << " limit " << limit;
-      EXPECT_LE(p.n2, limit) << "length " << length << " limit " << limit;
-      if (p.four_step()) {
-        EXPECT_TRUE(p.n2 == p.n1 || p.n2 == 2 * p.n1) << "length " << length;
+      const std::string what = "length " + std::to_string(length) + " limit " + std::to_string(limit);
+      EXPECT_EQ(p.multi_pass(), length > limit) << what;
+      std::int64_t product = 1;
+      for (std::size_t q = 0; q < p.factors.size(); ++q) {
+        product *= p.factors[q];
+        EXPECT_LE(p.factors[q], limit) << what;
+        if (q > 0) EXPECT_TRUE(p.factors[q] == p.factors[q - 1] || p.factors[q] == 2 * p.factors[q - 1]) << what;
       }
+      EXPECT_EQ(product, length) << what;
+      EXPECT_EQ(p.count(), length <= limit ? 1 : length <= limit * limit ? 2 : 3) << what;  // the fewest
     }
-  EXPECT_THROW(FlowGraphPasses::for_length(4096 * 8192, 4096), gridflow::Error);
+  EXPECT_EQ(FlowGraphPasses::for_length(1 << 20, 4096).factors, (std::vector<std::int64_t>{1024, 1024}));
+  EXPECT_EQ(FlowGraphPasses::for_length(1 << 21, 4096).factors, (std::vector<std::int64_t>{1024, 2048}));
+  EXPECT_EQ(FlowGraphPasses::for_length(1 << 24, 4096).factors, (std::vector<std::int64_t>{4096, 4096}));
+  EXPECT_EQ(FlowGraphPasses::for_length(1 << 22, 4096, 3).factors, (std::vector<std::int64_t>{128, 128, 256}));
+  EXPECT_EQ(FlowGraphPasses::for_length(1 << 24, 4096, 3).factors, (std::vector<std::int64_t>{256, 256, 256}));
+  EXPECT_EQ(FlowGraphPasses::for_length(1 << 13, 4096, 3).factors, (std::vector<std::int64_t>{16, 16, 32}));
+  EXPECT_THROW(FlowGraphPasses::for_length(std::int64_t(1) << 37, 4096), gridflow::Error);
+  EXPECT_THROW(FlowGraphPasses::for_length(std::int64_t(1) << 25, 4096, 2), gridflow::Error);
+  EXPECT_THROW(FlowGraphPasses::for_length(64, 4096, 4), gridflow::Error);
+  EXPECT_THROW(FlowGraphPasses::for_length(4, 4096, 3), gridflow::Error);
   EXPECT_THROW(FlowGraphPasses::for_length(12, 4096), gridflow::Error);
 }
 
-/// The c2c transform of `l` composed by FlowGraphPasses with passes of at most `limit` points,
-/// each emulated on the host; its relative L2 error against FFTW.
+/// The c2c transform of `l` composed by FlowGraphPasses with passes of at most `limit` points
+/// (`count` of them, 0: the automatic choice), each emulated on the host; its relative L2 error
+/// against FFTW.
 template <class T>
-double composed_error(const FftLayout& l, std::int64_t limit, bool in_place) {
-  const auto passes = FlowGraphPasses::for_length(l.n, limit);
+double composed_error(const FftLayout& l, std::int64_t limit, bool in_place, int count = 0) {
+  const auto passes = FlowGraphPasses::for_length(l.n, limit, count);
   const auto x = gt::random_input_lines<T>(l, 3);
   auto in = gt::input_buffer<T>(l, x, T(7));
   auto out = in_place ? std::vector<T>() : gt::output_buffer<T>(l, T(-3));
-  std::vector<Complex<T>> scratch(passes.four_step() ? l.batch * l.n : 0);
+  std::vector<Complex<T>> scratch(passes.multi_pass() ? l.batch * l.n : 0);
   auto* src = reinterpret_cast<Complex<T>*>(in.data());
   auto* dst = in_place ? src : reinterpret_cast<Complex<T>*>(out.data());
   passes.run(l.batch, static_cast<const Complex<T>*>(src), ComplexLines{l.stride, l.resolved_in_distance()}, dst,
@@ -70,26 +84,32 @@ double composed_error(const FftLayout& l, std::int64_t limit, bool in_place) {
   return gt::relative_l2_error(gt::output_lines(l, result), gt::fftw_reference(l, x));
 }
 
-TYPED_TEST(FlowGraphComposition, FourStepMatchesFftwOnEveryLayout) {
+TYPED_TEST(FlowGraphComposition, TwoAndThreePassesMatchFftwOnEveryLayout) {
   using T = TypeParam;
-  const std::pair<std::int64_t, std::int64_t> cases[] = {{8, 8},    {16, 8},     {32, 8},     {64, 8},  {128, 16},
-                                                         {2048, 64}, {8192, 4096}, {1 << 15, 4096}};
-  for (auto [n, limit] : cases)
+  struct Case {
+    std::int64_t n, limit;
+    int passes;  // 0: automatic
+  };
+  // Automatic: one pass, two, three (128 over 8 can only be 4 x 4 x 8); then every count asked for.
+  const Case cases[] = {{8, 8, 0},        {16, 8, 0},         {32, 8, 0},         {64, 8, 0},       {128, 8, 0},
+                        {512, 8, 0},      {128, 16, 0},       {2048, 64, 0},      {8192, 4096, 0},  {1 << 15, 4096, 0},
+                        {64, 4096, 2},    {64, 4096, 3},      {8192, 4096, 3},    {1 << 15, 4096, 3}};
+  for (const Case& c : cases)
     for (auto dir : {FftDirection::forward, FftDirection::inverse}) {
       FftLayout l;
-      l.n = n;
+      l.n = c.n;
       l.direction = dir;
       l.batch = 3;
-      EXPECT_LE(composed_error<T>(l, limit, false), gt::fft_tolerance<T>()) << gt::describe(l) << " limit " << limit;
+      const std::string what = " limit " + std::to_string(c.limit) + " passes " + std::to_string(c.passes);
+      EXPECT_LE(composed_error<T>(l, c.limit, false, c.passes), gt::fft_tolerance<T>()) << gt::describe(l) << what;
       l.stride = 2;
-      l.in_distance = 2 * n + 3;
-      l.out_distance = 2 * n + 1;
-      EXPECT_LE(composed_error<T>(l, limit, false), gt::fft_tolerance<T>()) << gt::describe(l) << " limit " << limit;
+      l.in_distance = 2 * c.n + 3;
+      l.out_distance = 2 * c.n + 1;
+      EXPECT_LE(composed_error<T>(l, c.limit, false, c.passes), gt::fft_tolerance<T>()) << gt::describe(l) << what;
       l.stride = l.batch;
       l.in_distance = l.out_distance = 1;
-      EXPECT_LE(composed_error<T>(l, limit, false), gt::fft_tolerance<T>()) << gt::describe(l) << " limit " << limit;
-      EXPECT_LE(composed_error<T>(l, limit, true), gt::fft_tolerance<T>())
-          << gt::describe(l) << " limit " << limit << " in place";
+      EXPECT_LE(composed_error<T>(l, c.limit, false, c.passes), gt::fft_tolerance<T>()) << gt::describe(l) << what;
+      EXPECT_LE(composed_error<T>(l, c.limit, true, c.passes), gt::fft_tolerance<T>()) << gt::describe(l) << what << " in place";
     }
 }
 

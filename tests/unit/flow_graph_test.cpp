@@ -12,6 +12,7 @@
 #include "flow_graph_test_support.hpp"
 #include "kernels/fft/fft_plan.hpp"
 #include "kernels/fft/flow_graph.hpp"
+#include "kernels/fft/flow_graph_passes.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/check.hpp"
 
@@ -22,6 +23,7 @@ using fft::FftBackend;
 using fft::FftDirection;
 using fft::FftKind;
 using fft::FftLayout;
+using fft::FlowGraphPasses;
 using fft::FlowGraphTunables;
 using gridflow::mesh::MemorySpace;
 namespace gt = gridflow::testing;
@@ -211,12 +213,15 @@ TEST(FlowGraphTunablesTest, VariantStringsRoundTrip) {
         EXPECT_EQ(back.radix, t.radix) << s;
         EXPECT_EQ(back.lines_per_block, t.lines_per_block) << s;
         EXPECT_EQ(back.twiddle_table, t.twiddle_table) << s;
+        EXPECT_EQ(back.passes, t.passes) << s;
       }
   const auto t = FlowGraphTunables::parse("onchip/r16/l2/tw0");
   EXPECT_EQ(t.kernel, FlowGraphTunables::Kernel::onchip);
   EXPECT_EQ(t.radix, 16);
   EXPECT_EQ(t.lines_per_block, 2);
   EXPECT_FALSE(t.twiddle_table);
+  EXPECT_EQ(t.passes, 0);
+  EXPECT_EQ(FlowGraphTunables::parse("onchip/r8/l0/tw1/p3").passes, 3);
   EXPECT_EQ(FlowGraphTunables::parse("radix2_table").kernel, FlowGraphTunables::Kernel::radix2_table);
 }
 
@@ -225,7 +230,8 @@ TEST(FlowGraphTunablesTest, ParseNamesTheBadPart) {
       {"", "unknown kernel"},          {"radix2", "'radix2'"},      {"onchip", "1 parts"},
       {"onchip/r8/l4", "3 parts"},     {"onchip/r3/l4/tw1", "radix 3"}, {"onchip/x8/l4/tw1", "'x8'"},
       {"onchip/r8/lots/tw1", "'lots'"}, {"onchip/r8/l4/tw2", "'tw2'"},  {"onchip/r8/l-1/tw1", "'l-1'"},
-      {"onchip/r8/l4/tw1/x", "5 parts"}};
+      {"onchip/r8/l4/tw1/x", "'x'"},    {"onchip/r8/l4/tw1/p4", "'p4'"}, {"onchip/r8/l4/tw1/p1", "'p1'"},
+      {"onchip/r8/l4/tw1/p2/x", "6 parts"}};
   for (auto [variant, expected] : bad) {
     try {
       FlowGraphTunables::parse(variant);
@@ -243,16 +249,12 @@ TEST(FlowGraphTunablesTest, CandidatesFitABlockAndIncludeTheSeedKernel) {
       const auto c = FlowGraphTunables::candidates(n, dp);
       ASSERT_FALSE(c.empty()) << "n=" << n;
       EXPECT_EQ(c.front().kernel, FlowGraphTunables::Kernel::radix2_table) << "n=" << n;
-      // The longest pass the plan runs: n itself, or 2^ceil(m/2) of the four-step split.
-      long long pass = n;
-      if (n > 4096) {
-        int m = 0;
-        while ((1LL << m) < n) ++m;
-        pass = 1LL << (m - m / 2);
-      }
       for (const auto& t : c) {
         if (t.kernel != FlowGraphTunables::Kernel::onchip) continue;
-        EXPECT_LE(t.radix, std::min<long long>(n, pass)) << t.to_string() << " n=" << n;
+        EXPECT_EQ(t.passes != 0, n > 4096) << t.to_string() << " n=" << n;
+        const auto split = FlowGraphPasses::for_length(n, 4096, t.passes);
+        const long long pass = split.longest();
+        EXPECT_LE(t.radix, split.shortest()) << t.to_string() << " n=" << n;
         EXPECT_LE(t.lines_per_block * pass / t.radix, 1024) << t.to_string() << " n=" << n;
         EXPECT_LE(t.lines_per_block * pass * (dp ? 16 : 8), 227 * 1024) << t.to_string() << " n=" << n;
       }
