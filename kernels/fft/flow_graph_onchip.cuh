@@ -156,14 +156,14 @@ template <class T>
 struct SharedLine {
   T* re;
   T* im;
-  int first, step;  // element `index` of the line before padding: first + index * step
+  int line, lines, n;
+  bool line_fastest;
   static constexpr int pad_shift = sizeof(T) == 4 ? 5 : 4;  // as plane_elements<T>
 
-  __device__ SharedLine(T* re_plane, T* im_plane, int line, int lines, int n, bool line_fastest)
-      : re(re_plane), im(im_plane), first(line_fastest ? line : line * n), step(line_fastest ? lines : 1) {}
-
+  // (One form per layout, not a precomputed first + index * step: that cost float radix-16
+  // kernels 48 bytes of register spills per thread, ptxas -v on sm_90.)
   __device__ int address(int index) const {
-    const int a = first + index * step;
+    const int a = line_fastest ? index * lines + line : line * n + index;
     return a + (a >> pad_shift);
   }
   __device__ void put(int index, Complex<T> v) const {
@@ -195,13 +195,16 @@ __device__ __forceinline__ void radix_pass(Complex<T> (&x)[R], int t, const Comp
     for (int k = 0; k < RP; ++k) a[k] = x[s + k * S];
     if constexpr (NS > 1) {
       // One root looked up (a table gather costs a cache-line access per distinct j in the warp),
-      // its powers multiplied out with a rounding depth of log2(RP).
+      // its powers multiplied out with a rounding depth of log2(RP), each applied as soon as it
+      // is made so that only the powers still to be multiplied stay in registers.
       Complex<T> w[RP];
       w[1] = root<NS * RP>((t + s * (N / R)) % NS, table);
+      a[1] = cmul(a[1], w[1]);
 #pragma unroll
-      for (int k = 2; k < RP; ++k) w[k] = cmul(w[k / 2], w[k - k / 2]);
-#pragma unroll
-      for (int k = 1; k < RP; ++k) a[k] = cmul(a[k], w[k]);
+      for (int k = 2; k < RP; ++k) {
+        w[k] = cmul(w[k / 2], w[k - k / 2]);
+        a[k] = cmul(a[k], w[k]);
+      }
     }
     dft<RP>(a);
 #pragma unroll

@@ -206,7 +206,7 @@ void launch(const Complex<T>* in, Complex<T>* out, OnChipArgs args, const Comple
   // Where either side is read or written across lines (a column pass, or a pass storing
   // transposed), a block takes enough lines to fill whole 128-byte lines of memory, as far as 512
   // threads allow, and 32-byte sectors at least. On an H100 (bench/results/fft_bench_h100.json,
-  // 16 x 2^20 float) blocks of 1024 threads ran such passes 20% slower than 256 or 512.
+  // 16 x 2^20 float) blocks of 1024 threads ran such passes about 10% slower than 512.
   const bool across_lines = args.line_fastest || args.restage_output;
   const int min_lines =
       across_lines ? std::max(onchip::sector_lines<Complex<T>>(), std::min(onchip::cache_line_lines<Complex<T>>(), 512 / (N / R)))
