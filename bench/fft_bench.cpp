@@ -117,6 +117,35 @@ double relative_l2(const std::vector<Complex<T>>& a, const std::vector<Complex<T
   return std::sqrt(d / r);
 }
 
+/// One candidate of a case: run() once, its output in `out` checked against cuFFT's `expected`,
+/// then timed. Fills v's error_vs_cufft, us, fraction_of_copy, fraction_of_roof and `ratio_key`
+/// (cuFFT's time over the candidate's); returns the candidate's seconds per call.
+template <class T, class Run>
+double measure(nlohmann::json& v, Run&& run, const mesh::Buffer& out, const std::vector<Complex<T>>& expected,
+               const Timing& timing, double moved, double copy_bw, double cufft_s, const char* ratio_key) {
+  run();
+  mesh::synchronize(timing.stream);
+  v["error_vs_cufft"] = relative_l2(download<T>(out), expected);
+  const double s = timing.per_call(run);
+  v["us"] = s * 1e6;
+  v["fraction_of_copy"] = moved / s / copy_bw;
+  v["fraction_of_roof"] = moved / s / timing.roof;
+  v[ratio_key] = cufft_s / s;
+  return s;
+}
+
+/// What every case records: its shape, the copy of its own bytes, and cuFFT's time.
+nlohmann::json case_record(long long n, long long batch, const char* precision, std::size_t bytes, double copy_bw,
+                           double cufft_s, const Timing& timing) {
+  const double moved = 2.0 * static_cast<double>(bytes);
+  return {{"n", n},
+          {"batch", batch},
+          {"precision", precision},
+          {"bytes", bytes},
+          {"copy_GBps", copy_bw * 1e-9},
+          {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}, {"fraction_of_roof", moved / cufft_s / timing.roof}}}};
+}
+
 std::vector<fft::FlowGraphTunables> variants(long long n, bool quick, const std::string& only_variant) {
   if (!only_variant.empty()) return {fft::FlowGraphTunables::parse(only_variant)};
   std::vector<fft::FlowGraphTunables> all;
@@ -158,13 +187,8 @@ nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bo
   for (const auto& t : variants(n, quick, only_variant)) {
     nlohmann::json v = {{"variant", t.to_string()}};
     try {
-      fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream);
-      mesh::synchronize(timing.stream);
-      v["error_vs_cufft"] = relative_l2(download<T>(out), expected);
-      const double s = timing.per_call([&] { fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream); });
-      v["us"] = s * 1e6;
-      v["fraction_of_copy"] = moved / s / copy_bw;
-      v["cufft_over_onchip"] = cufft_s / s;
+      const double s = measure<T>(v, [&] { fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream); }, out, expected,
+                                  timing, moved, copy_bw, cufft_s, "cufft_over_onchip");
       if (best.is_null() || s * 1e6 < best["us"].get<double>()) best = v;
     } catch (const Error& e) {
       v["cannot_launch"] = e.what();
@@ -172,20 +196,15 @@ nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bo
     all.push_back(v);
   }
   const char* precision = sizeof(T) == 4 ? "float" : "double";
-  best["fraction_of_roof"] = moved / (best["us"].get<double>() * 1e-6) / timing.roof;
   std::printf("%5lld x %-7lld %-6s cufft %9.2f us (%4.0f%% of copy)  onchip best %-24s %9.2f us (%4.0f%%)  cufft/onchip %.2f  err %.1e\n",
               n, batch, precision, cufft_s * 1e6, 100 * moved / cufft_s / copy_bw, best["variant"].get<std::string>().c_str(),
               best["us"].get<double>(), 100 * best["fraction_of_copy"].get<double>(), best["cufft_over_onchip"].get<double>(),
               best["error_vs_cufft"].get<double>());
   std::fflush(stdout);
-  return {{"n", n},
-          {"batch", batch},
-          {"precision", precision},
-          {"bytes", bytes},
-          {"copy_GBps", copy_bw * 1e-9},
-          {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}, {"fraction_of_roof", moved / cufft_s / timing.roof}}},
-          {"onchip_best", best},
-          {"onchip_variants", all}};
+  auto record = case_record(n, batch, precision, bytes, copy_bw, cufft_s, timing);
+  record["onchip_best"] = best;
+  record["onchip_variants"] = all;
+  return record;
 }
 
 /// The variants timed on a multi-pass length: the plan's default, then each split (2 and 3
@@ -233,14 +252,8 @@ nlohmann::json bench_multipass(long long n, long long batch, const Timing& timin
       layout.n = n;
       layout.batch = batch;
       const auto plan = fft::make_fft_plan<T>(layout, mesh::MemorySpace::device, timing.stream, {fft::FftBackend::flow_graph, variant});
-      plan->execute(x, y);
-      mesh::synchronize(timing.stream);
-      v["error_vs_cufft"] = relative_l2(download<T>(out), expected);
-      const double s = timing.per_call([&] { plan->execute(x, y); });
-      v["us"] = s * 1e6;
-      v["fraction_of_copy"] = moved / s / copy_bw;
-      v["fraction_of_roof"] = moved / s / timing.roof;
-      v["cufft_over_flow_graph"] = cufft_s / s;
+      const double s = measure<T>(v, [&] { plan->execute(x, y); }, out, expected, timing, moved, copy_bw, cufft_s,
+                                  "cufft_over_flow_graph");
       if (best.is_null() || s * 1e6 < best["us"].get<double>()) best = v;
       std::printf("%9lld x %-4lld %-6s %-24s %9.2f us  cufft/flow_graph %.2f  err %.1e\n", n, batch, precision,
                   v["variant"].get<std::string>().c_str(), s * 1e6, cufft_s / s, v["error_vs_cufft"].get<double>());
@@ -255,15 +268,11 @@ nlohmann::json bench_multipass(long long n, long long batch, const Timing& timin
               best.is_null() ? 0.0 : 100 * best["fraction_of_roof"].get<double>(),
               best.is_null() ? 0.0 : best["cufft_over_flow_graph"].get<double>());
   std::fflush(stdout);
-  return {{"n", n},
-          {"batch", batch},
-          {"precision", precision},
-          {"bytes", bytes},
-          {"copy_GBps", copy_bw * 1e-9},
-          {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}, {"fraction_of_roof", moved / cufft_s / timing.roof}}},
-          {"flow_graph", all.empty() ? nlohmann::json() : all[0]},
-          {"flow_graph_best", best},
-          {"flow_graph_variants", all}};
+  auto record = case_record(n, batch, precision, bytes, copy_bw, cufft_s, timing);
+  record["flow_graph"] = all.empty() ? nlohmann::json() : all[0];
+  record["flow_graph_best"] = best;
+  record["flow_graph_variants"] = all;
+  return record;
 }
 
 /// The fused DST-I lines kernel on every axis of 511^3 (N = 512), against Dst1Plan (cuFFT).
