@@ -147,7 +147,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
   std::optional<ExactError<T>> error;
   if (config.exact) error.emplace(*config.exact);
   FieldOutput<T, 3> output(
-      d, {config.run.output_enabled, config.run.output_dir, config.run.output_name, 0},
+      d, {config.run.output_enabled, config.run.output_dir, config.run.output_name, 0, config.run.output_async},
       [&] {  // written once, at the end
         ghost_width.use = stepping.ghost_width_use();
         auto info = run_info(stepping.report(), solver->name(), device_name, error ? error->value() : std::nullopt, tuning);
