@@ -69,6 +69,7 @@ void FieldOutput<T, Dim>::finish_writes() {
 template <class T, int Dim>
 void FieldOutput<T, Dim>::allocate_buffers(const FieldAccess<T, Dim>& fields) {
   if (!m_options.enabled) return;
+  finish_writes();  // a write in flight (step 0's) may read the buffers allocate() replaces
   if (m_async) m_snapshot.allocate(fields);
   else fields.allocate_host_buffers();
 }

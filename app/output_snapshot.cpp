@@ -45,6 +45,7 @@ class PageLock {
 template <class T, int Dim>
 struct OutputSnapshot<T, Dim>::Copy {
   std::string name;
+  mesh::MemorySpace from;  // the space of the field copied
   mesh::Field<T, Dim> host;
   std::optional<PageLock> lock;                 // device fields only
   std::optional<mesh::Field<T, Dim>> on_device;  // the device copy, where there is room
@@ -58,9 +59,10 @@ OutputSnapshot<T, Dim>::~OutputSnapshot() = default;
 template <class T, int Dim>
 typename OutputSnapshot<T, Dim>::Copy& OutputSnapshot<T, Dim>::copy_for(const std::string& name, const mesh::Field<T, Dim>& field) {
   for (auto& c : m_copies)
-    if (c->name == name && c->host.same_layout(field)) return *c;
+    if (c->name == name && c->from == field.space() && c->host.same_layout(field)) return *c;
   auto copy = std::make_unique<Copy>();
   copy->name = name;
+  copy->from = field.space();
   copy->host = mesh::Field<T, Dim>(field.owned(), field.ghost_width(), mesh::MemorySpace::host, name + "_output");
   if (field.space() == mesh::MemorySpace::device) {
     copy->lock.emplace(copy->host.allocation(), copy->host.allocated_bytes());
@@ -74,7 +76,7 @@ typename OutputSnapshot<T, Dim>::Copy& OutputSnapshot<T, Dim>::copy_for(const st
       m_copied.emplace();
     }
   }
-  for (auto& c : m_copies)  // a field of the same name in another layout: replaced
+  for (auto& c : m_copies)  // a field of the same name in another layout or space: replaced
     if (c->name == name) {
       c = std::move(copy);
       return *c;
