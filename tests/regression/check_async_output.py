@@ -28,9 +28,12 @@ except ImportError:  # a GPU machine without them: the HDF5 command-line tools c
     h5py = None
 
 
+class CaseFailed(Exception):
+    pass
+
+
 def fail(message):
-    print("FAIL:", message)
-    sys.exit(1)
+    raise CaseFailed(message)
 
 
 def launch(ranks):
@@ -51,10 +54,14 @@ def run(ranks, args, folder):
 # What differs between two runs by design: the clocks, and the /Input keys naming folder and mode.
 DIFFERENT = {"/Info": {"wall_time", "solve_seconds"}, "/Input": {"deck", "output.dir", "output.async", "checkpoint.dir"}}
 TIMINGS = {"/residual_history/seconds"}
+# On the GPU the residual norms are summed with atomics (kernels/core/reduce_cuda.cuh), so any
+# two runs' residual histories may differ in their last bits: compared to rounding there.
+ROUNDING_ON_GPU = {"/residual_history/relative_residual"}
+ROUNDING = 1e-9
 
 
 def compare_objects(a, b, where):
-    skip = DIFFERENT.get(a.name, set())
+    skip = DIFFERENT.get(a.name, set()) | ({"relative_residual"} if DEVICE == "gpu" and a.name == "/Info" else set())
     names_a = {k for k in a.attrs if k not in skip}
     names_b = {k for k in b.attrs if k not in skip}
     if names_a != names_b:
@@ -66,6 +73,10 @@ def compare_objects(a, b, where):
     if isinstance(a, h5py.Dataset):
         if a.name in TIMINGS:
             return 0
+        if DEVICE == "gpu" and a.name in ROUNDING_ON_GPU:
+            if not np.allclose(a[()], b[()], rtol=ROUNDING, atol=0):
+                fail(f"{where}{a.name}: values differ by more than rounding")
+            return 1
         if a.dtype != b.dtype or a.shape != b.shape:
             fail(f"{where}{a.name}: {a.dtype}{a.shape} != {b.dtype}{b.shape}")
         if a[()].tobytes() != b[()].tobytes():
@@ -115,8 +126,13 @@ def compare_with_tools(a, b, where):
             subject = (m.group(2), None)
         elif (m := re.match(r"^(\d+) differences? found", line)) and int(m.group(1)) > 0:
             group, attribute = subject
-            if not (attribute in DIFFERENT.get(group, set()) if attribute else group in TIMINGS):
+            rounding = DEVICE == "gpu" and (group in ROUNDING_ON_GPU or (group, attribute) == ("/Info", "relative_residual"))
+            if not (attribute in DIFFERENT.get(group, set()) if attribute else group in TIMINGS) and not rounding:
                 fail(f"{where}{group} {attribute or ''}: {m.group(1)} values differ (h5diff)")
+    for path in ROUNDING_ON_GPU & set(sa) if DEVICE == "gpu" else []:
+        p = subprocess.run(tool("h5diff") + ["-p", str(ROUNDING), a, b, path, path], capture_output=True, text=True)
+        if p.returncode != 0:
+            fail(f"{where}{path}: values differ by more than rounding:\n{p.stdout[-2000:]}")
     return sum(1 for kind, _ in sa.values() if kind == "Dataset")
 
 
@@ -199,22 +215,35 @@ def stopped_by_sigterm(ranks, device, folder):
           f"index complete, {checkpoints[0]}")
 
 
+DEVICE = "cpu"
+
+
 def main():
-    global GRIDFLOW, MPIEXEC, SOURCE
+    global GRIDFLOW, MPIEXEC, SOURCE, DEVICE
     GRIDFLOW, MPIEXEC, SOURCE, scratch = sys.argv[1:5]
-    device = sys.argv[5] if len(sys.argv) > 5 else "cpu"
+    DEVICE = device = sys.argv[5] if len(sys.argv) > 5 else "cpu"
     rank_counts = [int(r) for r in sys.argv[6:]] or [1, 2]
     spectrum = ["diagnostics[0].kind=spectrum", "diagnostics[0].field=u", "device_sharing=true"]
     heat = [os.path.join(SOURCE, "inputs", "heat2d_filtered.toml"), f"device={device}", "halo.width=1",
             "tuning.mode=off"] + spectrum
     poisson = [os.path.join(SOURCE, "inputs", "poisson3d_small.toml"), f"device={device}", "grid.n=[24,20,28]",
                "filters[0].kind=gaussian", "filters[0].field=u", "filters[0].sigma=[1.0,1.5,1.0]", "tuning.mode=off"] + spectrum
+    cases = []
     for ranks in rank_counts:
-        same_files("heat2d with filters and spectrum", ranks, heat, "heat2d", os.path.join(scratch, f"heat_np{ranks}"))
-        same_files("poisson3d with a filter and spectrum", ranks, poisson, "poisson3d",
-                   os.path.join(scratch, f"poisson_np{ranks}"))
+        cases.append(lambda r=ranks: same_files("heat2d with filters and spectrum", r, heat, "heat2d",
+                                                os.path.join(scratch, f"heat_np{r}")))
+        cases.append(lambda r=ranks: same_files("poisson3d with a filter and spectrum", r, poisson, "poisson3d",
+                                                os.path.join(scratch, f"poisson_np{r}")))
     for ranks in rank_counts:
-        stopped_by_sigterm(ranks, device, os.path.join(scratch, f"sigterm_np{ranks}"))
+        cases.append(lambda r=ranks: stopped_by_sigterm(r, device, os.path.join(scratch, f"sigterm_np{r}")))
+    failed = 0
+    for case in cases:  # every case runs, so one failure does not hide the others
+        try:
+            case()
+        except CaseFailed as e:
+            print("FAIL:", e, flush=True)
+            failed += 1
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":
