@@ -94,11 +94,11 @@ void FieldOutput<T, Dim>::write(std::int64_t step, double time, double dt, const
   for (auto& source : m_field_sources)
     for (auto& f : source(fields)) {
       if (m_async) {  // the source keeps its result only until its next call
-        auto kept = m_source_copies.try_emplace(f.name, f.field->owned(), f.field->ghost_width(), mesh::MemorySpace::host, f.name).first;
-        if (!kept->second.same_layout(*f.field))
-          kept->second = mesh::Field<T, Dim>(f.field->owned(), f.field->ghost_width(), mesh::MemorySpace::host, f.name);
-        kept->second.copy_from(*f.field);
-        f.field = &kept->second;
+        const auto make = [&] { return mesh::Field<T, Dim>(f.field->owned(), f.field->ghost_width(), mesh::MemorySpace::host, f.name); };
+        mesh::Field<T, Dim>& kept = m_source_copies.try_emplace(f.name, make()).first->second;
+        if (!kept.same_layout(*f.field)) kept = make();
+        kept.copy_from(*f.field);
+        f.field = &kept;
       }
       host.push_back(std::move(f));
     }

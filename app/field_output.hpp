@@ -101,8 +101,6 @@ class FieldOutput final : public Observer<T, Dim> {
   double seconds() { return m_timer.seconds(); }
   /// Seconds the writes ran on the background thread (0 when synchronous), once finished.
   double background_seconds() const { return m_background_seconds; }
-  /// Whether writes go to the background thread.
-  bool asynchronous() const { return m_async; }
   /// Whether a file has been written (by this run).
   bool written() const { return m_series.has_value(); }
   /// The XDMF index; once a file has been written.

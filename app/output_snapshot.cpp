@@ -57,7 +57,8 @@ template <class T, int Dim>
 OutputSnapshot<T, Dim>::~OutputSnapshot() = default;
 
 template <class T, int Dim>
-typename OutputSnapshot<T, Dim>::Copy& OutputSnapshot<T, Dim>::copy_for(const std::string& name, const mesh::Field<T, Dim>& field) {
+typename OutputSnapshot<T, Dim>::Copy& OutputSnapshot<T, Dim>::copy_for(const std::string& name,
+                                                                      const mesh::Field<T, Dim>& field) {
   for (auto& c : m_copies)
     if (c->name == name && c->from == field.space() && c->host.same_layout(field)) return *c;
   auto copy = std::make_unique<Copy>();
@@ -68,8 +69,8 @@ typename OutputSnapshot<T, Dim>::Copy& OutputSnapshot<T, Dim>::copy_for(const st
     copy->lock.emplace(copy->host.allocation(), copy->host.allocated_bytes());
     const mesh::GpuMemory memory = mesh::current_gpu_memory();
     m_device = memory.device;
-    m_staged_on_device = memory.free_bytes >= field.allocated_bytes() + device_copy_margin_bytes;
-    if (m_staged_on_device) copy->on_device.emplace(field.owned(), field.ghost_width(), mesh::MemorySpace::device, name + "_output");
+    if (memory.free_bytes >= field.allocated_bytes() + device_copy_margin_bytes)
+      copy->on_device.emplace(field.owned(), field.ghost_width(), mesh::MemorySpace::device, name + "_output");
     if (!m_copy_stream) {
       m_copy_stream.emplace();
       m_staged.emplace();

@@ -42,9 +42,6 @@ class OutputSnapshot {
   std::vector<io::NamedField<T, Dim>> take(const FieldAccess<T, Dim>& fields);
   /// Blocks until the host copies of the last take() are complete. Callable from any thread.
   void wait_until_copied() const;
-  /// Whether the last allocation kept a device copy of each device field (else the run's stream
-  /// waits for the device-to-host copies).
-  bool staged_on_device() const { return m_staged_on_device; }
 
  private:
   struct Copy;  // one field's buffers
@@ -54,7 +51,6 @@ class OutputSnapshot {
   std::optional<mesh::Stream> m_copy_stream;  // the device-to-host copies
   std::optional<mesh::Event> m_staged, m_copied;
   bool m_pending_device_copy = false;  // the last take() queued device work
-  bool m_staged_on_device = true;
   int m_device = 0;  // the run's GPU, current on the thread that waits
 };
 
