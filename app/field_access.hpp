@@ -38,6 +38,8 @@ class FieldAccess {
   void point_to(std::vector<NamedField<T, Dim>> fields, StreamHandle stream);
 
   const std::vector<NamedField<T, Dim>>& all() const { return m_fields; }
+  /// The stream the fields' work is queued on (null for host fields).
+  StreamHandle stream() const { return m_stream; }
   /// In the run's memory space; its ghosts may be stale. Throws Error for an unknown name.
   const mesh::Field<T, Dim>& field(const std::string& name) const;
   /// In host memory: the field itself for host fields, else a copy made on the first call at this

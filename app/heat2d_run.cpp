@@ -116,7 +116,8 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
 
   RunLoop<T, 2> loop(decomposition, {warmup});
   FieldOutput<T, 2> output(
-      decomposition, {config.run.output_enabled, config.run.output_dir, config.run.output_name, every},
+      decomposition,
+      {config.run.output_enabled, config.run.output_dir, config.run.output_name, every, config.run.output_async},
       [&] {  // /Info names the device the run ended on, once the tuning has chosen it
         return io::Attributes{{"code_version", std::string(GRIDFLOW_VERSION) + " (" + GRIDFLOW_GIT_HASH + ")"},
                               {"problem", std::string("heat2d")},
@@ -198,7 +199,8 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
                       {"stencil edge strips", times.edge},
                       {"boundary values", times.boundary},
                       {"ghost exchange", times.exchange},
-                      {"output", output.seconds()},
+                      {"output (stepping waited)", output.seconds()},
+                      {"output writes (background)", output.background_seconds()},
                       {"checkpoints", checkpointer.seconds()},
                       {"progress reductions", finite.seconds() + progress.seconds()},
                       {"set-up", setup_seconds},
@@ -211,9 +213,9 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
   loop.add(timing);
   loop.add(checkpointer);  // last: the output of its step is in the series it records
   HeatStepping<T> stepping(solver, steps, config.dt, comm);
-  if (config.run.output_enabled) {  // the writes' host copy is allocated now, not in the output phase
+  if (config.run.output_enabled) {  // the writes' copies are allocated now, not in the output phase
     loop.fields().point_to(stepping.fields(), stream);
-    loop.fields().allocate_host_buffers();
+    output.allocate_buffers(loop.fields());
   }
   const RunOutcome outcome = loop.run(stepping);
   ghost_width.use = ghost_width_used();

@@ -70,7 +70,10 @@ int main(int argc, char** argv) {
   std::optional<gridflow::app::StopSignals> signals;
   signals.emplace();
   gridflow::io::avoid_broken_mpiio();
-  MPI_Init(&argc, &argv);
+  // MPI_THREAD_MULTIPLE lets the output's writer thread make MPI calls (its own communicator)
+  // while the run exchanges halos; where it is not granted, output is written synchronously.
+  int thread_level = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

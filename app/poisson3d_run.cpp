@@ -147,7 +147,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
   std::optional<ExactError<T>> error;
   if (config.exact) error.emplace(*config.exact);
   FieldOutput<T, 3> output(
-      d, {config.run.output_enabled, config.run.output_dir, config.run.output_name, 0},
+      d, {config.run.output_enabled, config.run.output_dir, config.run.output_name, 0, config.run.output_async},
       [&] {  // written once, at the end
         ghost_width.use = stepping.ghost_width_use();
         auto info = run_info(stepping.report(), solver->name(), device_name, error ? error->value() : std::nullopt, tuning);
@@ -207,6 +207,8 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     s.cell_updates_per_second = report.seconds > 0 ? static_cast<double>(grid.interior().size()) * report.iterations / report.seconds : 0;
     s.phases = {{"solve", report.seconds}};
     for (const auto& [name, seconds] : report.phases) s.phases.emplace_back("solve." + name, seconds);
+    s.phases.emplace_back("output (stepping waited)", output.seconds());
+    s.phases.emplace_back("output writes (background)", output.background_seconds());
     write_summary_json(s, summary_path);
   }
   if (outcome.stop) return outcome.exit_status();

@@ -66,6 +66,7 @@ solver::RunOptions read_run_options(Deck& deck, int dim) {
   o.output_name = deck.string("output.name", o.problem);
   check_output_name(o.output_name);
   o.output_enabled = deck.boolean("output.enabled", true);
+  o.output_async = deck.boolean("output.async", true);
   o.output_every = deck.integer("output.every", 0);
   if (o.output_every < 0) throw InputError("key 'output.every': must be >= 0 (0 writes the final state only)");
   o.progress_every = deck.integer("progress.every", 0);

@@ -65,8 +65,9 @@ std::string output_file_name(const std::string& basename, long long step) {
 
 template <int Dim>
 OutputSeries<Dim>::OutputSeries(const mesh::Decomposition<Dim>& decomposition, std::string directory, std::string basename,
-                                Attributes run, Attributes input)
-    : m_decomposition(decomposition), m_directory(std::move(directory)), m_basename(std::move(basename)),
+                                Attributes run, Attributes input, MPI_Comm comm)
+    : m_decomposition(decomposition), m_comm(comm == MPI_COMM_NULL ? decomposition.comm() : comm),
+      m_directory(std::move(directory)), m_basename(std::move(basename)),
       m_run(std::move(run)), m_input(std::move(input)),
       m_xdmf_path((fs::path(m_directory) / (m_basename + ".xmf")).string()) {
   // Every rank has the same name, so every rank throws alike, before any file is written.
@@ -86,7 +87,7 @@ template <int Dim>
 template <class T>
 std::string OutputSeries<Dim>::write(const StepInfo& local_info, const std::vector<NamedField<T, Dim>>& fields,
                                      const std::vector<StepDataset>& datasets) {
-  const MPI_Comm comm = m_decomposition.comm();
+  const MPI_Comm comm = m_comm;
   StepInfo info = local_info;  // attributes must be identical on every rank: rank 0's values win
   GRIDFLOW_MPI_CHECK(MPI_Bcast(&info, sizeof info, MPI_BYTE, 0, comm));
 
@@ -162,7 +163,7 @@ template <int Dim>
 void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& precision) {
   while (!m_steps.empty() && m_steps.back().step >= step.step) m_steps.pop_back();  // written again after a restart
   m_steps.push_back(step);
-  const MPI_Comm comm = m_decomposition.comm();
+  const MPI_Comm comm = m_comm;
   std::string error;
   if (m_decomposition.rank() == 0) {
     const auto& grid = m_decomposition.grid();

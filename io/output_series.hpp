@@ -10,6 +10,8 @@
 // spacing, origin: per-axis lists x first; precision, ranks; and the run's own, such as
 // code_version and the ghost widths);
 // /Input attributes: the deck as used (attribute "deck", TOML text) and one attribute per key.
+#include <mpi.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,9 +44,11 @@ template <int Dim>
 class OutputSeries {
  public:
   /// Collective. `directory` must exist and be writable; `run` goes into every file's /Info and
-  /// `input` into /Input.
+  /// `input` into /Input. `comm`: the communicator of every collective of the series (the
+  /// decomposition's ranks in its order; a writer thread's own duplicate, so its collectives never
+  /// meet the run's); MPI_COMM_NULL: the decomposition's.
   OutputSeries(const mesh::Decomposition<Dim>& decomposition, std::string directory, std::string basename,
-               Attributes run, Attributes input);
+               Attributes run, Attributes input, MPI_Comm comm = MPI_COMM_NULL);
 
   /// Collective: writes <directory>/<basename>_<step>.h5, with `datasets` beside the fields
   /// (tables, not grid fields: the XDMF index leaves them out), and rewrites <basename>.xmf.
@@ -72,6 +76,7 @@ class OutputSeries {
   void update_xdmf(const XdmfStep& step, const std::string& precision);
 
   const mesh::Decomposition<Dim>& m_decomposition;
+  MPI_Comm m_comm;
   std::string m_directory;
   std::string m_basename;
   Attributes m_run;

@@ -25,6 +25,7 @@ struct RunOptions {
   std::string output_name;            ///< file prefix; defaults to the problem name
   std::int64_t output_every = 0;      ///< steps between outputs; 0 writes the final state only
   bool output_enabled = true;         ///< false writes nothing (benchmarks)
+  bool output_async = true;           ///< write on a background thread while the run steps on
   std::int64_t progress_every = 0;    ///< steps between progress lines; 0 = about ten per run
   autotune::TuningOptions tuning;     ///< the [tuning] keys
 };

@@ -73,7 +73,8 @@ int check_gpu_suite_can_run(int rank, int size) {
 
 int main(int argc, char** argv) {
   gridflow::io::avoid_broken_mpiio();
-  MPI_Init(&argc, &argv);
+  int thread_level = MPI_THREAD_SINGLE;  // as gridflow asks: runs write output on a background thread
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &thread_level);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   gridflow::mesh::share_host_threads(MPI_COMM_WORLD);

@@ -5,8 +5,9 @@ Each run writes into a 3 MiB tmpfs until the disk is full: it must stop with a n
 a message naming the file, "No space left on device (errno 28)" and what to do, without HDF5's
 error stack, and leave no partial file and no file that looks complete but is not (every .h5 with
 its final name opens, the XDMF index lists exactly the step files there). Cases: the output series
-on 1 and on 2 ranks, and checkpoints. Mounting needs root and a container that allows it: without
-them the test exits 77, which CTest reports as skipped, saying why."""
+on 1 and on 2 ranks (written on a background thread), on 1 rank written synchronously, and
+checkpoints. Mounting needs root and a container that allows it: without them the test exits 77,
+which CTest reports as skipped, saying why."""
 import os
 import re
 import shutil
@@ -81,6 +82,9 @@ def main():
         check_run([gridflow], deck, disk, r"heat2d_\d{8}\.h5", "output.dir")
         clear(disk)
         check_run([mpiexec, "-np", "2", "--oversubscribe", gridflow], deck, disk, r"heat2d_\d{8}\.h5", "output.dir")
+        clear(disk)
+        # The runs above write on a background thread (output.async's default); this one does not.
+        check_run([gridflow], deck + ["output.async=false"], disk, r"heat2d_\d{8}\.h5", "output.dir")
         clear(disk)
         check_run([gridflow], deck + ["output.every=1000000", "checkpoint.every=1000", "checkpoint.keep=100"], disk,
                   r"heat2d_checkpoint_\d{8}\.h5", "checkpoint.dir")
