@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/stencil/heat_cuda.hpp"
+#include "kernels/stencil/heat_fused_boxes.hpp"
 #include "kernels/stencil/heat_point.hpp"
 #include "mesh/check.hpp"
 
@@ -17,14 +18,9 @@ namespace gridflow::kernels::stencil {
 
 namespace {
 
-/// One launch's boxes relative to the update box's low corner, bounds inclusive.
-struct FusedGeometry {
-  int nx, ny;                  ///< the update box's extent
-  int ax0, ax1, ay0, ay1;      ///< active points: updated each step; the others keep their values
-  int rx0, rx1, ry0, ry1;      ///< points read from `in`: update.grow(K) within active.grow(1)
-  int steps;                   ///< K
-  int rows;                    ///< output rows per block: block_y * cells_per_thread
-  long long i0, j0;            ///< the update box's low corner, global
+/// One launch's boxes, and its blocks' rows.
+struct FusedGeometry : FusedBoxes {
+  int rows;  ///< output rows per block: block_y * cells_per_thread
 };
 
 /// Loads the block's tile from `in` into `now` and steps it K times; returns the buffer holding the
@@ -116,8 +112,6 @@ __global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out,
   if (__syncthreads_or(non_finite) && watch.slot) step_tile<true>(in, pitch, g, ring, cx, cy, watch, tile_a, tile_b);
 }
 
-int relative(std::int64_t global, std::int64_t origin) { return static_cast<int>(global - origin); }
-
 }  // namespace
 
 template <class T>
@@ -136,27 +130,10 @@ void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const 
                 std::to_string(shared) + " bytes of shared memory, more than " +
                 std::to_string(HeatCudaParams::max_shared_bytes));
   const auto lo = update.lo;
-  const auto readable = update.grow(steps).intersect(active.grow(1));
   FusedGeometry g{};
-  g.nx = static_cast<int>(update.extent(0));
-  g.ny = static_cast<int>(update.extent(1));
-  g.ax0 = relative(active.lo[0], lo[0]);
-  g.ax1 = relative(active.hi[0], lo[0]);
-  g.ay0 = relative(active.lo[1], lo[1]);
-  g.ay1 = relative(active.hi[1], lo[1]);
-  g.rx0 = relative(readable.lo[0], lo[0]);
-  g.rx1 = relative(readable.hi[0], lo[0]);
-  g.ry0 = relative(readable.lo[1], lo[1]);
-  g.ry1 = relative(readable.hi[1], lo[1]);
-  g.steps = steps;
+  static_cast<FusedBoxes&>(g) = fused_boxes(update, active, steps);
   g.rows = params.block_y * params.cells_per_thread;
-  g.i0 = lo[0];
-  g.j0 = lo[1];
-  HeatRingView<T> view;
-  if (ring.moving()) {
-    GRIDFLOW_REQUIRE(ring.box.contains(readable) && ring.active == active, "heat ring values miss the launch's boundary points");
-    view = ring.view({lo[0], lo[1]});
-  }
+  const HeatRingView<T> view = fused_ring_view(ring, update, active, steps);
   const T* src = in.data + in.offset(lo[0], lo[1]);
   T* dst = out.data + out.offset(lo[0], lo[1]);
   const dim3 block(params.block_x, params.block_y);

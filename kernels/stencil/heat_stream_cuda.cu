@@ -15,6 +15,7 @@
 #include <string>
 
 #include "kernels/stencil/heat_cuda.hpp"
+#include "kernels/stencil/heat_fused_boxes.hpp"
 #include "kernels/stencil/heat_point.hpp"
 #include "mesh/check.hpp"
 
@@ -26,18 +27,12 @@ constexpr int warp_size = 32;
 constexpr int warps_per_block = 4;
 constexpr unsigned full_warp = 0xffffffffu;
 
-/// One launch's boxes relative to the update box's low corner, bounds inclusive, and its split
-/// into warps.
-struct StreamGeometry {
-  int nx, ny;              ///< the update box's extent
-  int ax0, ax1, ay0, ay1;  ///< active points: updated each step; the others keep their values
-  int rx0, rx1, ry0, ry1;  ///< points read from `in`: update.grow(K) within active.grow(1)
-  int steps;               ///< K
+/// One launch's boxes, and its split into warps.
+struct StreamGeometry : FusedBoxes {
   int halo;                ///< H: columns recomputed on each side of a strip, K rounded up to V
   int shift;               ///< columns from an aligned address to the update box's first one
   int strips, segments;    ///< warps along x and along y
   int segment_rows;        ///< output rows per warp
-  long long i0, j0;        ///< the update box's low corner, global
 };
 
 template <class T, int V>
@@ -223,8 +218,6 @@ void launch_levels(const T* src, T* dst, long long pitch, const StreamGeometry& 
   if constexpr (V * sizeof(T) <= 8) return launch<T, 16, V>(src, dst, pitch, g, ring, cx, cy, watch, stream);
 }
 
-int relative(std::int64_t global, std::int64_t origin) { return static_cast<int>(global - origin); }
-
 }  // namespace
 
 template <class T>
@@ -247,32 +240,15 @@ void launch_heat_stream_cuda(const HeatCudaParams& params, mesh::FieldView<const
   GRIDFLOW_REQUIRE(in.stride[1] % V == 0 && out.stride[1] == in.stride[1] && misaligned(src) == misaligned(dst) &&
                        reinterpret_cast<std::uintptr_t>(src) % sizeof(T) == 0,
                    "heat streaming kernel needs two fields of one layout with aligned rows");
-  const auto readable = update.grow(steps).intersect(active.grow(1));
   StreamGeometry g{};
-  g.nx = static_cast<int>(update.extent(0));
-  g.ny = static_cast<int>(update.extent(1));
-  g.ax0 = relative(active.lo[0], lo[0]);
-  g.ax1 = relative(active.hi[0], lo[0]);
-  g.ay0 = relative(active.lo[1], lo[1]);
-  g.ay1 = relative(active.hi[1], lo[1]);
-  g.rx0 = relative(readable.lo[0], lo[0]);
-  g.rx1 = relative(readable.hi[0], lo[0]);
-  g.ry0 = relative(readable.lo[1], lo[1]);
-  g.ry1 = relative(readable.hi[1], lo[1]);
-  g.steps = steps;
+  static_cast<FusedBoxes&>(g) = fused_boxes(update, active, steps);
   g.halo = (steps + V - 1) / V * V;
   g.shift = misaligned(src);
   const int columns = warp_size * V - 2 * g.halo;
   g.strips = (g.nx + g.shift + columns - 1) / columns;
   g.segment_rows = params.segment_rows;
   g.segments = (g.ny + g.segment_rows - 1) / g.segment_rows;
-  g.i0 = lo[0];
-  g.j0 = lo[1];
-  HeatRingView<T> view;
-  if (ring.moving() && steps > 1) {
-    GRIDFLOW_REQUIRE(ring.box.contains(readable) && ring.active == active, "heat ring values miss the launch's boundary points");
-    view = ring.view({lo[0], lo[1]});
-  }
+  const HeatRingView<T> view = fused_ring_view(ring, update, active, steps);
   const long long pitch = in.stride[1];
   switch (V) {
     case 2: launch_levels<T, 2>(src, dst, pitch, g, view, cx, cy, watch, stream); break;
