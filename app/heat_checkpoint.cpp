@@ -30,7 +30,9 @@ void save_heat_checkpoint(const std::string& path, const RunState<T, 2>& state, 
                 {"tuning.transport", static_cast<std::int64_t>(t.transport)},
                 {"tuning.block_x", t.cuda.block_x},
                 {"tuning.block_y", t.cuda.block_y},
-                {"tuning.cells_per_thread", t.cuda.cells_per_thread}};
+                {"tuning.cells_per_thread", t.cuda.cells_per_thread},
+                {"tuning.stream_cells_x", t.cuda.stream_cells_x},
+                {"tuning.segment_rows", t.cuda.segment_rows}};
   store_series(series, c);
   io::write_checkpoint<T, 2>(path, state.decomposition, c, {{"u", &state.fields.host("u")}});
 }
@@ -68,6 +70,8 @@ HeatRestart restore_heat_checkpoint(const io::CheckpointReader<2>& reader, solve
     t.cuda.block_x = static_cast<int>(c.integer("tuning.block_x").value_or(t.cuda.block_x));
     t.cuda.block_y = static_cast<int>(c.integer("tuning.block_y").value_or(t.cuda.block_y));
     t.cuda.cells_per_thread = static_cast<int>(c.integer("tuning.cells_per_thread").value_or(t.cuda.cells_per_thread));
+    t.cuda.stream_cells_x = static_cast<int>(c.integer("tuning.stream_cells_x").value_or(t.cuda.stream_cells_x));
+    t.cuda.segment_rows = static_cast<int>(c.integer("tuning.segment_rows").value_or(t.cuda.segment_rows));
     if (t.ghost_width <= solver.ghost_capacity()) out.tunables = t;
   }
   if (!out.tunables)

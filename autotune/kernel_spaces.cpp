@@ -13,11 +13,11 @@ bool threads_fit(const autotune::Configuration& c) {
 }
 }  // namespace
 
-autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps) {
+autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps, bool streaming) {
   const kernels::stencil::HeatCudaParams d;
-  constexpr int one_step = 1;  // the default: legal everywhere (moving boundaries, any ghost width)
+  constexpr int one_step = 1;  // the default: legal everywhere (any ghost width)
   std::vector<int> fused;
-  for (const int k : {1, 2, 4, 8})
+  for (const int k : {1, 2, 4, 8, 16})
     if (k <= max_fused_steps) fused.push_back(k);
   autotune::SearchSpace space;
   space.add(autotune::Parameter::integers("block_x", {32, 64, 128, 256}, d.block_x))
@@ -25,9 +25,22 @@ autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_ste
       .add(autotune::Parameter::integers("cells_per_thread", {1, 2, 4, 8}, d.cells_per_thread))
       .add(autotune::Parameter::integers("fused_steps", fused, one_step).variant())
       .require("block_x*block_y <= 1024", threads_fit)
-      .require("fused tile within 48 KiB of shared memory", [value_bytes](const autotune::Configuration& c) {
-        return heat_cuda_params(c).fits_shared_memory(c.at("fused_steps"), value_bytes);
-      });
+      .require("fused steps within the tile's shared memory or the streaming kernel's depth",
+               [value_bytes](const autotune::Configuration& c) {
+                 const auto p = heat_cuda_params(c);
+                 return p.valid() && p.fits_shared_memory(c.at("fused_steps"), value_bytes);
+               });
+  if (!streaming) return space;
+  const auto streams = [](const autotune::Configuration& c) { return c.at("stream_cells_x") > 0; };
+  space.add(autotune::Parameter::integers("stream_cells_x", {0, 2, 4, 8}, d.stream_cells_x).variant())
+      .add(autotune::Parameter::integers("segment_rows", {64, 128, 256, 512}, d.segment_rows))
+      .require("the streaming kernel only for fused steps, with the default block shape for single ones",
+               [d, streams](const autotune::Configuration& c) {
+                 return !streams(c) || (c.at("fused_steps") > 1 && c.at("block_x") == d.block_x &&
+                                        c.at("block_y") == d.block_y && c.at("cells_per_thread") == d.cells_per_thread);
+               })
+      .require("segment_rows only for the streaming kernel",
+               [d, streams](const autotune::Configuration& c) { return streams(c) || c.at("segment_rows") == d.segment_rows; });
   return space;
 }
 
@@ -54,6 +67,8 @@ kernels::stencil::HeatCudaParams heat_cuda_params(const autotune::Configuration&
   p.block_x = c.at("block_x");
   p.block_y = c.at("block_y");
   p.cells_per_thread = c.at("cells_per_thread");
+  if (c.has("stream_cells_x")) p.stream_cells_x = c.at("stream_cells_x");
+  if (c.has("segment_rows")) p.segment_rows = c.at("segment_rows");
   return p;
 }
 
@@ -61,6 +76,8 @@ void set_heat_cuda_params(autotune::Configuration& c, const kernels::stencil::He
   c.set("block_x", p.block_x);
   c.set("block_y", p.block_y);
   c.set("cells_per_thread", p.cells_per_thread);
+  c.set("stream_cells_x", p.stream_cells_x);
+  c.set("segment_rows", p.segment_rows);
 }
 
 kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configuration& c) {

@@ -12,19 +12,23 @@
 namespace gridflow::autotune {
 
 /// block_x {32,64,128,256} x block_y {1,2,4,8,16} x cells_per_thread {1,2,4,8} x fused_steps
-/// {1,2,4,8} up to `max_fused_steps` (default 1: the steps one launch takes, which heat_steps takes
-/// as an argument, not from HeatCudaParams); block_x*block_y <= 1024, and a fused tile of values of
-/// `value_bytes` within the shared memory of a launch.
-autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps = 8);
+/// {1,2,4,8,16} up to `max_fused_steps` (default 1: the steps one launch takes, which heat_steps
+/// takes as an argument, not from HeatCudaParams) x stream_cells_x {0 (tile kernel), 2, 4, 8} x
+/// segment_rows {64,128,256,512}; block_x*block_y <= 1024; the streaming kernel only for fused
+/// steps and with the default block shape (which only single steps use), segment_rows only with it;
+/// and fused steps that the launch takes with values of `value_bytes` (fits_shared_memory).
+/// `streaming` false: the tile kernel's space alone, without stream_cells_x and segment_rows.
+autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_steps = 16, bool streaming = true);
 /// block_x {32,64,128,256} x block_y {1,2,4,8} x cells_z {1,2,4,8,16} x shared_tile {0,1} x
 /// cells_x {1,2,4}; block_x*block_y <= 1024, the shared tile only with cells_x = 1, and, with the shared tile, (block_x+2)(block_y+2) values of
 /// `value_bytes` each within 48 KiB (the static shared-memory limit of a launch).
 autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes);
 
 /// Reads the launch shape of heat_cuda_space() from `c` (others, fused_steps among them, are
-/// ignored); throws gridflow::Error when one is missing.
+/// ignored; stream_cells_x and segment_rows keep their defaults where `c` lacks them); throws
+/// gridflow::Error when another one is missing.
 kernels::stencil::HeatCudaParams heat_cuda_params(const autotune::Configuration& c);
-/// Writes the launch shape into `c` (not fused_steps).
+/// Writes the launch shape into `c` (not fused_steps), the streaming kernel's parameters included.
 void set_heat_cuda_params(autotune::Configuration& c, const kernels::stencil::HeatCudaParams& p);
 
 kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configuration& c);

@@ -1,6 +1,7 @@
 #include "solver/dirichlet_boundary.hpp"
 
 #include "kernels/pack/box_copy.hpp"
+#include "mesh/check.hpp"
 
 namespace gridflow::solver {
 
@@ -95,14 +96,7 @@ void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Bo
     return;
   }
 
-  Staging& s = m_staging[m_next_slot];
-  m_next_slot ^= 1;
-  if (s.copied) s.copied->synchronize();  // the host slot may still be read by its last copy
-  else s.copied.emplace();
-  if (s.host.bytes() < count * sizeof(T)) {
-    s.host = mesh::Buffer(count * sizeof(T), mesh::MemorySpace::host, /*pinned=*/true);
-    s.device = mesh::Buffer(count * sizeof(T), mesh::MemorySpace::device);
-  }
+  Staging& s = stage(m_staging, m_next_slot, count * sizeof(T));
   T* host = static_cast<T*>(s.host.data());
   evaluate(pieces, t, host, flag, step);
   mesh::copy_bytes_async(s.device.data(), mesh::MemorySpace::device, host, mesh::MemorySpace::host, count * sizeof(T), m_stream);
@@ -111,6 +105,64 @@ void DirichletBoundary<T, Dim>::apply(mesh::Field<T, Dim>& field, const mesh::Bo
   for (const auto& p : pieces) {
     kernels::pack::unpack(at, p.box, field, m_stream);
     at += p.box.size();
+  }
+}
+
+template <class T, int Dim>
+typename DirichletBoundary<T, Dim>::Staging& DirichletBoundary<T, Dim>::stage(std::array<Staging, 2>& slots, int& next,
+                                                                            std::size_t bytes) {
+  Staging& s = slots[next];
+  next ^= 1;
+  if (s.copied) s.copied->synchronize();  // the host slot may still be read by its last copy
+  else s.copied.emplace();
+  if (s.host.bytes() < bytes) {
+    s.host = mesh::Buffer(bytes, mesh::MemorySpace::host, /*pinned=*/true);
+    s.device = mesh::Buffer(bytes, mesh::MemorySpace::device);
+  }
+  return s;
+}
+
+template <class T, int Dim>
+kernels::stencil::HeatRing<T> DirichletBoundary<T, Dim>::ring(const mesh::Box<Dim>& box, std::int64_t step0, double dt,
+                                                              int steps, kernels::core::NonFiniteFlag* flag) {
+  if constexpr (Dim != 2) {
+    throw Error("Dirichlet boundary: fused steps with moving boundary values exist for 2D grids only");
+  } else {
+    kernels::stencil::HeatRing<T> ring;
+    ring.box = box;
+    ring.active = m_grid.interior();
+    const auto count = static_cast<std::size_t>(ring.count(steps));
+    if (count == 0) return ring;
+    const auto& pieces = pieces_in(box);
+    std::size_t points = 0;
+    for (const auto& p : pieces) points += static_cast<std::size_t>(p.box.size());
+    m_host_values.resize(points);
+    Staging* s = nullptr;
+    T* values = nullptr;
+    if (m_space == mesh::MemorySpace::host) {
+      m_ring_values.resize(count);
+      values = m_ring_values.data();
+    } else {
+      s = &stage(m_ring_staging, m_next_ring_slot, count * sizeof(T));
+      values = static_cast<T*>(s->host.data());
+    }
+    const auto layout = ring.view();
+    for (int step = 1; step < steps; ++step) {
+      evaluate(pieces, static_cast<double>(step0 + step) * dt, m_host_values.data(), flag, step0 + step);
+      const T* v = m_host_values.data();
+      for (const auto& p : pieces)
+        for (auto j = p.box.lo[1]; j <= p.box.hi[1]; ++j)
+          for (auto i = p.box.lo[0]; i <= p.box.hi[0]; ++i, ++v)
+            values[layout.index(step, static_cast<int>(i), static_cast<int>(j))] = *v;
+    }
+    if (s) {
+      mesh::copy_bytes_async(s->device.data(), mesh::MemorySpace::device, values, mesh::MemorySpace::host,
+                             count * sizeof(T), m_stream);
+      s->copied->record(m_stream);
+      values = static_cast<T*>(s->device.data());
+    }
+    ring.values = values;
+    return ring;
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/core/non_finite_flag.hpp"
+#include "kernels/stencil/heat_ring.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
 #include "mesh/grid.hpp"
@@ -37,6 +38,15 @@ class DirichletBoundary {
   void apply(mesh::Field<T, Dim>& field, const mesh::Box<Dim>& region, double t,
              kernels::core::NonFiniteFlag* flag = nullptr, std::int64_t step = 0);
 
+  /// 2D grids (throws Error on 3D ones): the values of the boundary points of `box` at the inner
+  /// steps of a fused heat launch that starts at step `step0`, t = (step0 + s) dt for s = 1..steps-1,
+  /// in HeatRing's layout around the grid's interior (kernels/stencil/heat_ring.hpp), in the memory
+  /// space of the fields. Host: valid until the next call. Device: staged like apply's values and
+  /// copied on the stream; valid for the work queued on it before the second call after this one.
+  /// Values that are not finite go to `flag`, when given, as ones of step step0 + s.
+  kernels::stencil::HeatRing<T> ring(const mesh::Box<Dim>& box, std::int64_t step0, double dt, int steps,
+                                     kernels::core::NonFiniteFlag* flag = nullptr);
+
   /// The boundary points of face (axis, side) that this face's expression owns.
   mesh::Box<Dim> face_points(int axis, int side) const;
 
@@ -51,6 +61,8 @@ class DirichletBoundary {
     std::optional<mesh::Event> copied;  // made on first use: a CPU-only build has no events
   };
   const std::vector<Piece>& pieces_in(const mesh::Box<Dim>& region);
+  /// The next of `slots` (alternating), holding at least `bytes`, once its last copy has finished.
+  Staging& stage(std::array<Staging, 2>& slots, int& next, std::size_t bytes);
   void evaluate(const std::vector<Piece>& pieces, double t, T* out, kernels::core::NonFiniteFlag* flag, std::int64_t step) const;
 
   mesh::Grid<Dim> m_grid;
@@ -58,9 +70,9 @@ class DirichletBoundary {
   mesh::MemorySpace m_space;
   StreamHandle m_stream;
   std::map<std::pair<std::array<mesh::Index, Dim>, std::array<mesh::Index, Dim>>, std::vector<Piece>> m_pieces;
-  std::array<Staging, 2> m_staging;
-  int m_next_slot = 0;
-  std::vector<T> m_host_values;
+  std::array<Staging, 2> m_staging, m_ring_staging;
+  int m_next_slot = 0, m_next_ring_slot = 0;
+  std::vector<T> m_host_values, m_ring_values;
   mutable std::vector<double> m_columns;  // evaluate()'s scratch, reused every step
 };
 

@@ -1,6 +1,7 @@
 #include "solver/heat_solver.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,12 +58,11 @@ template <class T>
 void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
   check_deep_halo("heat solver", tunables, ghost_capacity(), m_space, m_decomposition.size());
   if (!tunables.cuda.valid()) throw Error("heat solver: invalid CUDA parameters");
-  if (m_space == mesh::MemorySpace::device && tunables.fused_steps > 1) {
-    const std::string fused = "heat solver: " + std::to_string(tunables.fused_steps) + " fused steps ";
-    if (m_boundary && m_boundary->time_dependent())
-      throw Error(fused + "need time-independent boundary values (a launch cannot set them between its steps)");
-    if (!tunables.cuda.fits_shared_memory(tunables.fused_steps, sizeof(T)))
-      throw Error(fused + "with this block shape need more shared memory than a launch has");
+  if (m_space == mesh::MemorySpace::device && !tunables.cuda.fits_shared_memory(tunables.fused_steps, sizeof(T))) {
+    std::ostringstream shape;
+    shape << tunables.cuda;
+    throw Error("heat solver: " + std::to_string(tunables.fused_steps) + " fused steps do not fit the launch shape " +
+                shape.str() + " (its shared memory, or the streaming kernel's depth)");
   }
   m_halos->set_transport(tunables.transport);
   m_halos->prepare(*m_u, tunables.ghost_width);  // outside the steps, which the tuner times
@@ -70,15 +70,24 @@ void HeatSolver<T>::set_tunables(const HeatTunables& tunables) {
 }
 
 template <class T>
-void HeatSolver<T>::stencil(const mesh::Box<2>& box, int steps, StreamHandle stream) {
+void HeatSolver<T>::stencil(const mesh::Box<2>& box, int steps, StreamHandle stream,
+                            const kernels::stencil::HeatRing<T>& ring) {
   kernels::stencil::heat_steps(*m_u, *m_v, box, m_decomposition.grid().interior(), steps, m_coefficients,
-                               m_tunables.cuda, stream, m_non_finite.watch(m_step + 1));
+                               m_tunables.cuda, stream, m_non_finite.watch(m_step + 1), ring);
 }
 
 template <class T>
 void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_first) {
   const auto& owned = m_decomposition.owned();
   const auto update = owned.grow(reach).intersect(m_decomposition.grid().interior());
+  // Moving boundary values at the launch's inner steps, for every point it reads; staged before
+  // the launches (and the halo stream's wait) that read them.
+  kernels::stencil::HeatRing<T> ring;
+  if (steps > 1 && m_boundary->time_dependent()) {
+    PhaseScope t(m_boundary_timer);
+    ring = m_boundary->ring(update.grow(steps).intersect(m_decomposition.grid().points()), m_step, m_config.dt, steps,
+                            &m_non_finite);
+  }
   if (exchange_first) {
     const auto inner = update.intersect(owned.grow(-steps));  // reads owned points only
     if (m_halo_stream) {
@@ -86,7 +95,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       m_u_ready->make_wait(m_halo_stream->get());
       {
         PhaseScope t(m_interior);
-        stencil(inner, steps, m_stream);
+        stencil(inner, steps, m_stream, ring);
       }
       {
         PhaseScope t(m_exchange);
@@ -95,7 +104,7 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_edge);  // strips write other points of v than the interior does
-        for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_halo_stream->get());
+        for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_halo_stream->get(), ring);
       }
       m_halo_done->record(m_halo_stream->get());
       m_halo_done->make_wait(m_stream);
@@ -106,23 +115,23 @@ void HeatSolver<T>::take_steps(std::int64_t reach, int steps, bool exchange_firs
       }
       {
         PhaseScope t(m_interior);
-        stencil(inner, steps, m_stream);
+        stencil(inner, steps, m_stream, ring);
       }
       {
         PhaseScope t(m_exchange);
         m_halos->finish(*m_u);
       }
       PhaseScope t(m_edge);
-      for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_stream);
+      for (const auto& strip : mesh::box_difference(update, inner)) stencil(strip, steps, m_stream, ring);
     }
   } else {
     PhaseScope t(m_interior);
-    stencil(update, steps, m_stream);
+    stencil(update, steps, m_stream, ring);
   }
-  if (m_boundary->time_dependent()) {  // steps == 1 here: set_tunables fuses none with moving boundaries
+  if (m_boundary->time_dependent()) {  // the values after the launch's last step
     PhaseScope t(m_boundary_timer);
     m_boundary->apply(*m_v, owned.grow(reach).intersect(m_decomposition.grid().points()),
-                      static_cast<double>(m_step + 1) * m_config.dt, &m_non_finite, m_step + 1);
+                      static_cast<double>(m_step + steps) * m_config.dt, &m_non_finite, m_step + steps);
   }
   std::swap(m_u, m_v);
   m_step += steps;

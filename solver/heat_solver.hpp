@@ -39,8 +39,8 @@ struct HeatTimes {
 };
 
 /// What may change between two advance() calls without changing a bit of the result (deep_halo.hpp
-/// says why). Fused steps need time-independent boundary values, and a tile that fits the launch
-/// shape's shared memory.
+/// says why). Fused steps need a launch shape that takes them (HeatCudaParams::fits_shared_memory);
+/// moving boundary values reach the launches' inner steps through DirichletBoundary::ring.
 using HeatTunables = DeepHaloTunables<kernels::stencil::HeatCudaParams>;
 
 template <class T>
@@ -74,13 +74,13 @@ class HeatSolver {
   /// time a width and transport are used together (their exchange is set up then, in the
   /// solver's HaloExchangeSet; the first NCCL one also creates the set's NCCL communicator, which
   /// later ones share). Throws Error for what check_deep_halo refuses, invalid CUDA parameters, and,
-  /// on device fields, fused steps with moving boundary values or a tile over the shared memory.
+  /// on device fields, fused steps that the launch shape does not take.
   void set_tunables(const HeatTunables& tunables);
   const HeatTunables& tunables() const { return m_tunables; }
   int ghost_capacity() const { return m_u->ghost_width(); }
 
   mesh::MemorySpace space() const { return m_space; }
-  /// Whether the boundary values change with time (then every launch takes one step).
+  /// Whether the boundary values change with time (then every launch evaluates them for its steps).
   bool boundary_moves() const { return m_boundary->time_dependent(); }
   StreamHandle stream() const { return m_stream; }
   halo::Transport transport() const { return m_tunables.transport; }
@@ -100,7 +100,7 @@ class HeatSolver {
  private:
   /// `steps` steps in one launch per box, writing the owned box grown by `reach`.
   void take_steps(std::int64_t reach, int steps, bool exchange_first);
-  void stencil(const mesh::Box<2>& box, int steps, StreamHandle stream);
+  void stencil(const mesh::Box<2>& box, int steps, StreamHandle stream, const kernels::stencil::HeatRing<T>& ring);
 
   HeatConfig m_config;
   const mesh::Decomposition<2>& m_decomposition;

@@ -21,12 +21,9 @@ autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions
   return s;
 }
 
-template <class T>
-int heat_max_fused_steps(const HeatSolver<T>& solver, const mesh::Decomposition<2>& decomposition,
-                         const GhostWidthPlan& ghost_width) {
-  if (solver.boundary_moves()) return 1;
+int heat_max_fused_steps(const mesh::Decomposition<2>& decomposition, const GhostWidthPlan& ghost_width) {
   if (decomposition.size() > 1 && !ghost_width.tuned()) return ghost_width.requested;
-  return 8;
+  return kernels::stencil::HeatCudaParams::max_streamed_steps;
 }
 
 std::string heat_kernel_label(mesh::MemorySpace space, bool tunes_width, const mesh::Decomposition<2>& decomposition,
@@ -43,7 +40,7 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
   HeatSpaceOptions options;
   options.value_bytes = sizeof(T);
   options.ghost_width = ghost_width;
-  options.max_fused_steps = heat_max_fused_steps(solver, decomposition, ghost_width);
+  options.max_fused_steps = heat_max_fused_steps(decomposition, ghost_width);
   options.tunes_transport = transports;
   options.transport = solver.transport();
   const autotune::SearchSpace search_space = heat_space(space, options);
@@ -72,8 +69,6 @@ HeatTuningResult tune_heat(HeatSolver<T>& solver, const HeatConfig& config, cons
   return autotune::tune_online(steps, search_space, setup);
 }
 
-template int heat_max_fused_steps<float>(const HeatSolver<float>&, const mesh::Decomposition<2>&, const GhostWidthPlan&);
-template int heat_max_fused_steps<double>(const HeatSolver<double>&, const mesh::Decomposition<2>&, const GhostWidthPlan&);
 template HeatTuningResult tune_heat<float>(HeatSolver<float>&, const HeatConfig&, const mesh::Decomposition<2>&,
                                            mesh::MemorySpace, StreamHandle, const GhostWidthPlan&,
                                            std::optional<std::int64_t>, bool);

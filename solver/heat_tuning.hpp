@@ -22,9 +22,9 @@ namespace gridflow::solver {
 struct HeatSpaceOptions {
   std::size_t value_bytes = sizeof(double);  ///< the precision, for the fused tiles' shared memory
   GhostWidthPlan ghost_width;                ///< "ghost_width" over its candidates, when it has them
-  /// Cap on fused steps: 1 with moving boundaries, the fixed ghost width on several ranks. With a
-  /// tuned width, fused_steps <= ghost_width is a constraint as well.
-  int max_fused_steps = 8;
+  /// Cap on fused steps: the fixed ghost width on several ranks. With a tuned width,
+  /// fused_steps <= ghost_width is a constraint as well.
+  int max_fused_steps = kernels::stencil::HeatCudaParams::max_streamed_steps;
   bool tunes_transport = false;  ///< adds "nccl" (1: NCCL, 0: MPI; default `transport`)
   halo::Transport transport = halo::Transport::mpi;
 };
@@ -34,11 +34,10 @@ struct HeatSpaceOptions {
 /// tuned. May have no parameter.
 autotune::SearchSpace heat_space(mesh::MemorySpace space, const HeatSpaceOptions& options);
 
-/// The cap on fused steps for `solver` (see HeatSpaceOptions): 8, 1 when its boundary values
-/// move, the requested ghost width on several ranks when the width is not tuned.
-template <class T>
-int heat_max_fused_steps(const HeatSolver<T>& solver, const mesh::Decomposition<2>& decomposition,
-                         const GhostWidthPlan& ghost_width);
+/// The cap on fused steps (see HeatSpaceOptions): HeatCudaParams::max_streamed_steps, the
+/// requested ghost width on several ranks when the width is not tuned. Moving boundary values
+/// fuse as well (DirichletBoundary::ring).
+int heat_max_fused_steps(const mesh::Decomposition<2>& decomposition, const GhostWidthPlan& ghost_width);
 
 /// "heat2d:cuda", "heat2d:host", with ":ghost_width/<dims>" when the exchange width is tuned and
 /// ":transport" when the halo transport is.

@@ -54,11 +54,25 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
       });
 }
 
+namespace {
+/// Sets the boundary points of `ring`'s box in `field` to their values at step s (a reference:
+/// it visits the whole box).
+template <class T>
+void set_ring(mesh::Field<T, 2>& field, const HeatRing<T>& ring, int s) {
+  const auto box = ring.box.intersect(field.ghosted());
+  const auto at = ring.view();
+  for (auto j = box.lo[1]; j <= box.hi[1]; ++j)
+    for (auto i = box.lo[0]; i <= box.hi[0]; ++i)
+      if (const long long k = at.index(s, static_cast<int>(i), static_cast<int>(j)); k >= 0) field(i, j) = ring.values[k];
+}
+}  // namespace
+
 // The reference for fused steps: single host steps on the boxes that still reach `update`, through
-// scratch copies of `in`'s layout.
+// scratch copies of `in`'s layout, with the ring's boundary values set between them.
 template <class T>
 void heat_steps_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
-                     const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const core::NonFiniteWatch& watch) {
+                     const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const core::NonFiniteWatch& watch,
+                     const HeatRing<T>& ring) {
   mesh::Field<T, 2> now(in.owned(), in.ghost_width(), mesh::MemorySpace::host, "heat_steps_now");
   mesh::Field<T, 2> next(in.owned(), in.ghost_width(), mesh::MemorySpace::host, "heat_steps_next");
   now.copy_from(in);
@@ -67,6 +81,7 @@ void heat_steps_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const 
     core::NonFiniteWatch at_step = watch;
     at_step.step = watch.step + q;
     heat_step_host(now, next, update.grow(steps - 1 - q).intersect(active), c, at_step);
+    if (ring.moving() && q + 1 < steps) set_ring(next, ring, q + 1);
     std::swap(now, next);
   }
   for (auto j = update.lo[1]; j <= update.hi[1]; ++j)
@@ -76,7 +91,7 @@ void heat_steps_host(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const 
 template <class T>
 void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
                 const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params,
-                StreamHandle stream, const core::NonFiniteWatch& watch) {
+                StreamHandle stream, const core::NonFiniteWatch& watch, const HeatRing<T>& ring) {
   GRIDFLOW_REQUIRE(steps >= 1, "heat steps: at least one step");
   GRIDFLOW_REQUIRE(active.contains(update), "heat steps: the update box must lie in the active box");
   if (steps == 1) return heat_step(in, out, update, c, params, stream, watch);
@@ -85,8 +100,13 @@ void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh:
   GRIDFLOW_REQUIRE(in.ghosted().contains(update.grow(steps).intersect(active.grow(1))),
                    "heat steps read points outside the ghosted box");
   core::run_on_space(
-      "stencil::heat", in.space(), stream, [&] { heat_steps_host(in, out, update, active, steps, c, watch); },
-      [&](auto) { launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, stream, watch); });
+      "stencil::heat", in.space(), stream, [&] { heat_steps_host(in, out, update, active, steps, c, watch, ring); },
+      [&](auto) {
+        if (params.stream_cells_x > 0)
+          launch_heat_stream_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, ring, stream, watch);
+        else
+          launch_heat_fused_cuda<T>(params, in.view(), out.view(), update, active, steps, c.cx, c.cy, ring, stream, watch);
+      });
 }
 
 template void heat_step_host<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&, HeatCoefficients<float>,
@@ -98,8 +118,10 @@ template void heat_step<float>(const mesh::Field<float, 2>&, mesh::Field<float, 
 template void heat_step<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&, HeatCoefficients<double>,
                                 const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
 template void heat_steps<float>(const mesh::Field<float, 2>&, mesh::Field<float, 2>&, const mesh::Box<2>&,
-                                const mesh::Box<2>&, int, HeatCoefficients<float>, const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
+                                const mesh::Box<2>&, int, HeatCoefficients<float>, const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&,
+                                const HeatRing<float>&);
 template void heat_steps<double>(const mesh::Field<double, 2>&, mesh::Field<double, 2>&, const mesh::Box<2>&,
-                                 const mesh::Box<2>&, int, HeatCoefficients<double>, const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&);
+                                 const mesh::Box<2>&, int, HeatCoefficients<double>, const HeatCudaParams&, StreamHandle, const core::NonFiniteWatch&,
+                                 const HeatRing<double>&);
 
 }  // namespace gridflow::kernels::stencil

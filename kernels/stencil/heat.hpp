@@ -2,6 +2,7 @@
 // The 2D heat stencil family: one interface, the host oracle and the CUDA variant behind it.
 #include "kernels/core/non_finite_flag.hpp"
 #include "kernels/stencil/heat_params.hpp"
+#include "kernels/stencil/heat_ring.hpp"
 #include "mesh/box.hpp"
 #include "mesh/field.hpp"
 
@@ -29,17 +30,18 @@ void heat_step(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::
 
 /// `steps` heat steps at once (temporal blocking): out on `update` = the values `steps` successive
 /// heat_step calls give there, starting from `in`, when each step updates the points of `active`
-/// (the grid's interior) and every other point keeps its value. Only points of
+/// (the grid's interior) and every other point keeps its value, or, where `ring` has values
+/// (heat_ring.hpp: in the fields' memory space, its box holding the points read, its active box
+/// `active`), the boundary points take its values after each of steps 1..steps-1. Only points of
 /// update.grow(steps) that lie in active.grow(1) are read (the rest cannot reach `update`), and
 /// they must lie in in's ghosted box; `update` must lie in `active`. Other points of `out` are left
 /// as they were. Host fields: `steps` host-oracle steps through scratch fields (the reference).
-/// Device fields: one launch of the fused kernel (blocks of `params`' shape, each writing
-/// (block_x - 2 steps) x block_y*cells_per_thread points; params.fused_steps is not consulted),
-/// or the one-step kernel when `steps` is 1. Throws Error when the tile does not fit in shared
-/// memory or is no wider than its two rims.
+/// Device fields: one launch of the fused kernel params.stream_cells_x selects (heat_params.hpp;
+/// params.fused_steps is not consulted), or the one-step kernel when `steps` is 1. Throws Error when
+/// params do not take `steps` steps (HeatCudaParams::fits_shared_memory).
 template <class T>
 void heat_steps(const mesh::Field<T, 2>& in, mesh::Field<T, 2>& out, const mesh::Box<2>& update,
                 const mesh::Box<2>& active, int steps, HeatCoefficients<T> c, const HeatCudaParams& params,
-                StreamHandle stream, const core::NonFiniteWatch& watch = {});
+                StreamHandle stream, const core::NonFiniteWatch& watch = {}, const HeatRing<T>& ring = {});
 
 }  // namespace gridflow::kernels::stencil

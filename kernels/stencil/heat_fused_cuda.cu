@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/stencil/heat_cuda.hpp"
+#include "kernels/stencil/heat_fused_boxes.hpp"
 #include "kernels/stencil/heat_point.hpp"
 #include "mesh/check.hpp"
 
@@ -17,24 +18,21 @@ namespace gridflow::kernels::stencil {
 
 namespace {
 
-/// One launch's boxes relative to the update box's low corner, bounds inclusive.
-struct FusedGeometry {
-  int nx, ny;                  ///< the update box's extent
-  int ax0, ax1, ay0, ay1;      ///< active points: updated each step; the others keep their values
-  int rx0, rx1, ry0, ry1;      ///< points read from `in`: update.grow(K) within active.grow(1)
-  int steps;                   ///< K
-  int rows;                    ///< output rows per block: block_y * cells_per_thread
-  long long i0, j0;            ///< the update box's low corner, global
+/// One launch's boxes, and its blocks' rows.
+struct FusedGeometry : FusedBoxes {
+  int rows;  ///< output rows per block: block_y * cells_per_thread
 };
 
 /// Loads the block's tile from `in` into `now` and steps it K times; returns the buffer holding the
 /// last step. With Watch, also records the first non-finite value each thread writes at each step
 /// where it is one of the run's values: step s is exact on the update box grown by K - s (the rest
 /// of the tile may have read the zeros outside `in`'s readable points), and inactive points only
-/// keep their value. Every thread of the block calls it (it synchronises).
+/// keep their value, or take the ring's at steps 1..K-1 when it has values. Every thread of the
+/// block calls it (it synchronises).
 template <bool Watch, class T>
-__device__ __forceinline__ T* step_tile(const T* __restrict__ in, long long pitch, const FusedGeometry& g, T cx, T cy,
-                                        const core::NonFiniteWatch& watch, T* now, T* next) {
+__device__ __forceinline__ T* step_tile(const T* __restrict__ in, long long pitch, const FusedGeometry& g,
+                                        const HeatRingView<T>& ring, T cx, T cy, const core::NonFiniteWatch& watch,
+                                        T* now, T* next) {
   const int K = g.steps;
   const int W = blockDim.x, H = g.rows + 2 * K;
   const int x0 = blockIdx.x * (W - 2 * K) - K;  // tile origin, relative to the update box
@@ -65,7 +63,8 @@ __device__ __forceinline__ T* step_tile(const T* __restrict__ in, long long pitc
         const T above = now[(r + 1) * W + c];
         const int y = y0 + r;
         const bool active = column_active && y >= g.ay0 && y <= g.ay1;
-        const T value = active ? heat_point(centre, now[r * W + c - 1], now[r * W + c + 1], below, above, cx, cy) : centre;
+        T value = active ? heat_point(centre, now[r * W + c - 1], now[r * W + c + 1], below, above, cx, cy) : centre;
+        if (ring.values && !active && s < K) value = ring.at(s, x, y, value);
         next[r * W + c] = value;
         if (Watch && !recorded && active && column_exact && y >= s - K && y < g.ny + K - s && !core::finite_value(value)) {
           core::record_non_finite(watch.slot, watch.key(watch.step + s - 1, g.i0 + x, g.j0 + y));
@@ -89,14 +88,14 @@ __device__ __forceinline__ T* step_tile(const T* __restrict__ in, long long pitc
 // only the values it writes, once a launch; a block that wrote one steps its tile again from `in`
 // with a check at every value, which finds the first step and point (the values are the same).
 template <class T>
-__global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, FusedGeometry g, T cx,
-                                  T cy, core::NonFiniteWatch watch) {
+__global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, FusedGeometry g,
+                                  HeatRingView<T> ring, T cx, T cy, core::NonFiniteWatch watch) {
   extern __shared__ unsigned char shared_bytes[];
   const int K = g.steps;
   const int W = blockDim.x, H = g.rows + 2 * K;
   T* const tile_a = reinterpret_cast<T*>(shared_bytes);
   T* const tile_b = tile_a + W * H;
-  const T* last = step_tile<false>(in, pitch, g, cx, cy, watch, tile_a, tile_b);
+  const T* last = step_tile<false>(in, pitch, g, ring, cx, cy, watch, tile_a, tile_b);
 
   const int c = threadIdx.x;
   const int x = blockIdx.x * (W - 2 * K) - K + c;
@@ -110,17 +109,15 @@ __global__ void heat_fused_kernel(const T* __restrict__ in, T* __restrict__ out,
       out[y * pitch + x] = value;
       non_finite |= !core::finite_value(value);
     }
-  if (__syncthreads_or(non_finite) && watch.slot) step_tile<true>(in, pitch, g, cx, cy, watch, tile_a, tile_b);
+  if (__syncthreads_or(non_finite) && watch.slot) step_tile<true>(in, pitch, g, ring, cx, cy, watch, tile_a, tile_b);
 }
-
-int relative(std::int64_t global, std::int64_t origin) { return static_cast<int>(global - origin); }
 
 }  // namespace
 
 template <class T>
 void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
                             const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
-                            StreamHandle stream, const core::NonFiniteWatch& watch) {
+                            const HeatRing<T>& ring, StreamHandle stream, const core::NonFiniteWatch& watch) {
   GRIDFLOW_REQUIRE(params.valid() && steps >= 1, "invalid heat CUDA parameters");
   if (params.block_x <= 2 * steps)
     throw Error("heat kernel: " + std::to_string(steps) + " fused steps need blocks wider than " +
@@ -133,36 +130,24 @@ void launch_heat_fused_cuda(const HeatCudaParams& params, mesh::FieldView<const 
                 std::to_string(shared) + " bytes of shared memory, more than " +
                 std::to_string(HeatCudaParams::max_shared_bytes));
   const auto lo = update.lo;
-  const auto readable = update.grow(steps).intersect(active.grow(1));
   FusedGeometry g{};
-  g.nx = static_cast<int>(update.extent(0));
-  g.ny = static_cast<int>(update.extent(1));
-  g.ax0 = relative(active.lo[0], lo[0]);
-  g.ax1 = relative(active.hi[0], lo[0]);
-  g.ay0 = relative(active.lo[1], lo[1]);
-  g.ay1 = relative(active.hi[1], lo[1]);
-  g.rx0 = relative(readable.lo[0], lo[0]);
-  g.rx1 = relative(readable.hi[0], lo[0]);
-  g.ry0 = relative(readable.lo[1], lo[1]);
-  g.ry1 = relative(readable.hi[1], lo[1]);
-  g.steps = steps;
+  static_cast<FusedBoxes&>(g) = fused_boxes(update, active, steps);
   g.rows = params.block_y * params.cells_per_thread;
-  g.i0 = lo[0];
-  g.j0 = lo[1];
+  const HeatRingView<T> view = fused_ring_view(ring, update, active, steps);
   const T* src = in.data + in.offset(lo[0], lo[1]);
   T* dst = out.data + out.offset(lo[0], lo[1]);
   const dim3 block(params.block_x, params.block_y);
   const int columns = params.block_x - 2 * steps;  // output columns per block
   const dim3 grid((g.nx + columns - 1) / columns, (g.ny + g.rows - 1) / g.rows);
-  heat_fused_kernel<T><<<grid, block, shared, stream>>>(src, dst, in.stride[1], g, cx, cy, watch);
+  heat_fused_kernel<T><<<grid, block, shared, stream>>>(src, dst, in.stride[1], g, view, cx, cy, watch);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 
 template void launch_heat_fused_cuda<float>(const HeatCudaParams&, mesh::FieldView<const float, 2>,
                                             mesh::FieldView<float, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
-                                            float, float, StreamHandle, const core::NonFiniteWatch&);
+                                            float, float, const HeatRing<float>&, StreamHandle, const core::NonFiniteWatch&);
 template void launch_heat_fused_cuda<double>(const HeatCudaParams&, mesh::FieldView<const double, 2>,
                                              mesh::FieldView<double, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
-                                             double, double, StreamHandle, const core::NonFiniteWatch&);
+                                             double, double, const HeatRing<double>&, StreamHandle, const core::NonFiniteWatch&);
 
 }  // namespace gridflow::kernels::stencil

@@ -1,9 +1,9 @@
 // The non-finite flag on the device against the host oracle's: a NaN planted in the input of the
-// one-step kernel (every cells-per-thread variant) and of fused launches (2 to 8 steps, the NaN in
-// a ghost so that it reaches the written points steps later), a heat run whose top boundary value
-// turns NaN at a known time, and an unstable run (dt above the bound) whose values overflow,
-// stepped with fused launches and deep ghosts on 1 or N ranks. Device and host name the same
-// first step and point, and the flag changes no value.
+// one-step kernel (every cells-per-thread variant) and of fused launches (tile and streaming kernels,
+// 2 to 8 steps, the NaN in a ghost so that it reaches the written points steps later), a heat run
+// whose top boundary value turns NaN at a known time (fused launches too), and an unstable run (dt
+// above the bound) whose values overflow, stepped with fused launches and deep ghosts on 1 or N
+// ranks. Device and host name the same first step and point, and the flag changes no value.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpu_test_support.hpp"
 #include "halo/gpu_binding.hpp"
@@ -63,9 +64,11 @@ TYPED_TEST(HeatNonFiniteGpu, KernelsFlagThePointsTheHostOracleFlags) {
     fill_smooth(in);
     in(nan_at[0], nan_at[1]) = std::numeric_limits<T>::quiet_NaN();
     d_in.copy_from(in);
+    std::vector<kernels::stencil::HeatCudaParams> shapes;
+    for (int cpt : {1, 2, 4, 8}) shapes.push_back({64, 2, cpt});
+    for (int v : {2, 4, 8}) shapes.push_back({64, 2, 4, v, 64});  // the streaming kernel
     for (int steps : {1, 2, 3, 4, 7}) {
-      for (int cpt : {1, 2, 4, 8}) {
-        const kernels::stencil::HeatCudaParams p{64, 2, cpt};
+      for (const auto& p : shapes) {
         if (!p.fits_shared_memory(steps, sizeof(T))) continue;
         NonFiniteFlag host(grid, mesh::MemorySpace::host), device(grid, mesh::MemorySpace::device);
         fill_smooth(expect);
@@ -94,12 +97,12 @@ TYPED_TEST(HeatNonFiniteGpu, KernelsFlagThePointsTheHostOracleFlags) {
 /// after all steps (decoded with the host flag's keying: both key the same grid).
 template <class T>
 std::uint64_t first_non_finite(const solver::HeatConfig& config, MPI_Comm comm, mesh::MemorySpace space, int fused,
-                               int width) {
+                               int width, const kernels::stencil::HeatCudaParams& cuda = {}) {
   const mesh::Decomposition<2> d(config.grid, comm, {0, 0}, width);
   std::optional<mesh::Stream> stream;
   if (space == mesh::MemorySpace::device) stream.emplace();
   const StreamHandle s = stream ? stream->get() : nullptr;
-  solver::HeatSolver<T> solver(config, d, space, s, halo::Transport::mpi, {}, width);
+  solver::HeatSolver<T> solver(config, d, space, s, halo::Transport::mpi, cuda, width);
   auto t = solver.tunables();
   t.ghost_width = width;
   t.fused_steps = fused;
@@ -127,6 +130,14 @@ TYPED_TEST(HeatNonFiniteGpu, ANaNBoundaryValueIsFlaggedAtTheHostsStepAndPoint) {
   const auto device = first_non_finite<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::device, 1, 1);
   EXPECT_EQ(where(keys, host), "step 53 at (1, 150)");
   EXPECT_EQ(where(keys, device), where(keys, host));
+  // Fused launches evaluate the moving boundary for their inner steps (DirichletBoundary::ring).
+  for (const int v : {0, 2}) {
+    const kernels::stencil::HeatCudaParams cuda{64, 2, 4, v, 64};
+    for (const int fused : {4, 8})
+      EXPECT_EQ(where(keys, first_non_finite<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::device, fused, 8, cuda)),
+                where(keys, host))
+          << fused << " fused steps, " << cuda;
+  }
 }
 
 TYPED_TEST(HeatNonFiniteGpu, AnUnstableRunOverflowsAtTheHostsStepAndPointWithFusedSteps) {
@@ -144,6 +155,10 @@ TYPED_TEST(HeatNonFiniteGpu, AnUnstableRunOverflowsAtTheHostsStepAndPointWithFus
   for (int fused : {1, 2, 4}) {
     const auto device = first_non_finite<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::device, fused, 4);
     EXPECT_EQ(where(keys, device), where(keys, host)) << fused << " fused steps";
+    const kernels::stencil::HeatCudaParams streaming{64, 2, 4, 4, 64};
+    EXPECT_EQ(where(keys, first_non_finite<T>(config, MPI_COMM_WORLD, mesh::MemorySpace::device, fused, 4, streaming)),
+              where(keys, host))
+        << fused << " fused steps, " << streaming;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "heat_test_support.hpp"
 #include "mpi_test_support.hpp"
@@ -39,4 +40,21 @@ TYPED_TEST(HeatDecomposition, NRanksEqualOneRankBitwise) {
       for (std::size_t k = 0; k < got.size(); ++k) differ += got[k] != reference[k];
       EXPECT_EQ(differ, 0u) << n << " ranks, " << dims << ", halo.width=" << width;
     }
+}
+
+// Ghosts 8 and 16 deep, as fused launches of up to 16 steps need on several ranks: each rank takes
+// that many steps between exchanges, setting its moving boundary points after each.
+TYPED_TEST(HeatDecomposition, DeepGhostsWithAMovingBoundaryEqualOneRankBitwise) {
+  using T = TypeParam;
+  const std::string precision = std::string("precision=") + (sizeof(T) == 4 ? "float" : "double");
+  const std::vector<std::string> larger = {precision, "grid.n=[130, 100]", "heat.steps=37"};
+  const auto reference = gridflow::testing::run_heat_gathered<T>(gridflow::testing::heat_config(deck, larger), MPI_COMM_SELF);
+  for (const int width : {8, 16}) {
+    auto overrides = larger;
+    overrides.push_back("halo.width=" + std::to_string(width));
+    const auto got = gridflow::testing::run_heat_gathered<T>(gridflow::testing::heat_config(deck, overrides), MPI_COMM_WORLD);
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < got.size(); ++k) differ += got[k] != reference[k];
+    EXPECT_EQ(differ, 0u) << world_size() << " ranks, halo.width=" << width;
+  }
 }

@@ -1,0 +1,272 @@
+// Temporal blocking of the heat stencil by streaming (AN5D/EBISU style): one launch takes K steps,
+// and each warp owns a strip of 32 V columns of the update box (V consecutive columns a lane),
+// H = K rounded up to V of them recomputed on either side, and a segment of output rows, which it
+// walks from K rows below to K rows above. Time level s keeps its last two rows in registers; when
+// row y of level 0 arrives from memory, level s + 1 computes row y - s - 1 from level s's rows
+// y - s - 2, y - s - 1 and y - s, so every point crosses DRAM once a launch. Lanes pass their edge
+// values to their neighbours by shuffles: the strip's outer lanes see wrong neighbours, which spoils
+// one column a level at each side, inside the H recomputed ones. Rows below a level's first valid
+// row hold values made from the zeros the registers start with; they reach no valid row (a level's
+// first valid row reads only valid rows of the level below). Every point is computed by heat_point
+// from the values a chain of single steps uses, so the result is the chain's, bit for bit.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/stencil/heat_cuda.hpp"
+#include "kernels/stencil/heat_fused_boxes.hpp"
+#include "kernels/stencil/heat_point.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::stencil {
+
+namespace {
+
+constexpr int warp_size = 32;
+constexpr int warps_per_block = 4;
+constexpr unsigned full_warp = 0xffffffffu;
+
+/// One launch's boxes, and its split into warps.
+struct StreamGeometry : FusedBoxes {
+  int halo;                ///< H: columns recomputed on each side of a strip, K rounded up to V
+  int shift;               ///< columns from an aligned address to the update box's first one
+  int strips, segments;    ///< warps along x and along y
+  int segment_rows;        ///< output rows per warp
+};
+
+template <class T, int V>
+struct alignas(sizeof(T) * V) Pack {
+  T v[V];
+};
+
+/// Level 0 of row y at this lane's columns: the readable ones from `row`, zeros elsewhere.
+template <class T, int V>
+__device__ __forceinline__ void load_row(const T* __restrict__ row, bool row_readable, unsigned readable, T (&to)[V]) {
+  if (row_readable && readable == (1u << V) - 1) {
+    const Pack<T, V> p = *reinterpret_cast<const Pack<T, V>*>(row);
+#pragma unroll
+    for (int v = 0; v < V; ++v) to[v] = p.v[v];
+    return;
+  }
+#pragma unroll
+  for (int v = 0; v < V; ++v) to[v] = row_readable && (readable >> v & 1u) ? row[v] : T(0);
+}
+
+/// `next` (level s's values of row r at columns x0..x0 + V - 1) with its boundary points set from
+/// the ring. Out of line: the rare rows and lanes that need it keep its index arithmetic out of the
+/// registers of the stream.
+template <class T, int V>
+__device__ __noinline__ Pack<T, V> ring_values(HeatRingView<T> ring, int s, int x0, int r, Pack<T, V> next) {
+#pragma unroll
+  for (int v = 0; v < V; ++v) next.v[v] = ring.at(s, x0 + v, r, next.v[v]);
+  return next;
+}
+
+/// Streams this warp's strip and segment through K levels and writes its output points; returns
+/// whether one of them is not finite. With Watch, writes nothing and records the first non-finite
+/// value of each level that this lane computes exactly (on the update box grown by K - level, where
+/// the values are the chain's); a lane's later rows of a level have higher keys than its first.
+template <bool Watch, class T, int KMAX, int V>
+__device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __restrict__ out, long long pitch,
+                                               const StreamGeometry& g, const HeatRingView<T>& ring, T cx, T cy,
+                                               const core::NonFiniteWatch& watch, int strip, int segment, int lane) {
+  const int K = g.steps;
+  const int columns = warp_size * V - 2 * g.halo;  // output columns per strip
+  const int out_x0 = strip * columns - g.shift;
+  const int out_x1 = min(out_x0 + columns, g.nx) - 1;
+  const int c0 = lane * V;  // this lane's first column within the strip
+  const int x0 = out_x0 - g.halo + c0;
+  const int out_y0 = segment * g.segment_rows;
+  const int out_y1 = min(out_y0 + g.segment_rows, g.ny) - 1;
+  const int y_begin = out_y0 - K, y_end = out_y1 + K;
+
+  unsigned readable = 0, active = 0, written = 0, ring_column = 0;
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    const int x = x0 + v;
+    readable |= unsigned(x >= g.rx0 && x <= g.rx1) << v;
+    active |= unsigned(x >= g.ax0 && x <= g.ax1) << v;
+    written |= unsigned(x >= max(out_x0, 0) && x <= out_x1) << v;
+    ring_column |= unsigned(x == g.ax0 - 1 || x == g.ax1 + 1) << v;
+  }
+
+  T below[KMAX][V], centre[KMAX][V];  // level s's rows y - s - 2 and y - s - 1
+#pragma unroll
+  for (int s = 0; s < KMAX; ++s)
+#pragma unroll
+    for (int v = 0; v < V; ++v) below[s][v] = centre[s][v] = T(0);
+  unsigned recorded = 0;  // Watch: levels this lane has recorded
+  bool non_finite = false;
+
+  const T* src = in + static_cast<long long>(y_begin) * pitch + x0;
+  T ahead[V];
+  load_row<T, V>(src, y_begin >= g.ry0 && y_begin <= g.ry1, readable, ahead);
+  for (int y = y_begin; y <= y_end; ++y) {
+    T row[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) row[v] = ahead[v];
+    src += pitch;
+    if (y < y_end) load_row<T, V>(src, y + 1 >= g.ry0 && y + 1 <= g.ry1, readable, ahead);
+    const int dy0 = y - g.ay0, dy1 = y - g.ay1;
+
+#pragma unroll
+    for (int s = 0; s < KMAX; ++s) {
+      if (s < K) {
+        // Level s + 1 at row r from level s's rows r - 1 (below), r (centre) and r + 1 (row).
+        const int r = y - s - 1;
+        const bool row_active = dy0 >= s + 1 && dy1 <= s + 1;  // ay0 <= r <= ay1
+        const T west = __shfl_up_sync(full_warp, centre[s][V - 1], 1);
+        const T east = __shfl_down_sync(full_warp, centre[s][0], 1);
+        T next[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          const T w = v == 0 ? west : centre[s][v - 1];
+          const T e = v == V - 1 ? east : centre[s][v + 1];
+          const T value = heat_point(centre[s][v], w, e, below[s][v], row[v], cx, cy);
+          next[v] = row_active && (active >> v & 1u) ? value : centre[s][v];
+        }
+        // Moving boundary points take their values at step s + 1: rows r = ay0 - 1 and ay1 + 1, and
+        // the lanes holding columns ax0 - 1 or ax1 + 1 (compared as y - ay0 == s etc., so that no
+        // per-level bound is kept in registers across the rows).
+        if (ring.values && s + 1 < K && (dy0 == s || dy1 == s + 2 || ring_column)) {
+          Pack<T, V> p;
+#pragma unroll
+          for (int v = 0; v < V; ++v) p.v[v] = next[v];
+          p = ring_values(ring, s + 1, x0, r, p);
+#pragma unroll
+          for (int v = 0; v < V; ++v) next[v] = p.v[v];
+        }
+        // Exact rows of level s + 1: past its first valid row (y_begin + s + 1) and in the update box
+        // grown by K - s - 1 (r >= s + 1 - K; r < ny + K - s - 1 is y < ny + K).
+        if (Watch && row_active && y - y_begin >= 2 * s + 2 && y + K >= 2 * s + 2 && y < g.ny + K &&
+            !(recorded >> s & 1u)) {
+          const int level = s + 1;
+#pragma unroll
+          for (int v = 0; v < V; ++v) {
+            const int x = x0 + v;
+            const bool exact = c0 + v >= level && c0 + v < warp_size * V - level && x >= level - K && x < g.nx + K - level;
+            if (exact && (active >> v & 1u) && !core::finite_value(next[v])) {
+              core::record_non_finite(watch.slot, watch.key(watch.step + s, g.i0 + x, g.j0 + r));
+              recorded |= 1u << s;
+              break;  // the lowest x of the row: the lowest key
+            }
+          }
+        }
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          below[s][v] = centre[s][v];
+          centre[s][v] = row[v];
+          row[v] = next[v];
+        }
+      }
+    }
+
+    // `row` is level K at row y - K.
+    const int r = y - K;
+    if (!Watch && r >= out_y0 && written) {
+      T* dst = out + static_cast<long long>(r) * pitch + x0;
+      if (written == (1u << V) - 1) {
+        Pack<T, V> p;
+#pragma unroll
+        for (int v = 0; v < V; ++v) p.v[v] = row[v];
+        *reinterpret_cast<Pack<T, V>*>(dst) = p;
+      } else {
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          if (written >> v & 1u) dst[v] = row[v];
+      }
+#pragma unroll
+      for (int v = 0; v < V; ++v) non_finite |= (written >> v & 1u) && !core::finite_value(row[v]);
+    }
+  }
+  return non_finite;
+}
+
+// A non-finite value stays non-finite at its point (NaN, or infinity that the next step turns into
+// NaN), so one that appears at a point of the update box is written there by the warp whose output
+// holds it, which then streams its segment again with a check at every exact value to find the first
+// step and point (the values are the same). One outside the update box is another launch's output.
+template <class T, int KMAX, int V>
+__global__ void __launch_bounds__(warp_size* warps_per_block)
+    heat_stream_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, StreamGeometry g,
+                       HeatRingView<T> ring, T cx, T cy, core::NonFiniteWatch watch) {
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / warp_size);
+  const int lane = static_cast<int>(threadIdx.x % warp_size);
+  const int strip = warp % g.strips, segment = warp / g.strips;
+  if (segment >= g.segments) return;  // whole warps
+  const bool non_finite = stream_segment<false, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
+  if (__any_sync(full_warp, non_finite) && watch.slot)
+    stream_segment<true, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
+}
+
+template <class T, int KMAX, int V>
+void launch(const T* src, T* dst, long long pitch, const StreamGeometry& g, const HeatRingView<T>& ring, T cx, T cy,
+            const core::NonFiniteWatch& watch, StreamHandle stream) {
+  const long long warps = static_cast<long long>(g.strips) * g.segments;
+  const auto blocks = static_cast<unsigned>((warps + warps_per_block - 1) / warps_per_block);
+  heat_stream_kernel<T, KMAX, V><<<blocks, warp_size * warps_per_block, 0, stream>>>(src, dst, pitch, g, ring, cx, cy, watch);
+}
+
+/// The smallest instantiated level count that holds `steps`, for V values of T a lane.
+template <class T, int V>
+void launch_levels(const T* src, T* dst, long long pitch, const StreamGeometry& g, const HeatRingView<T>& ring, T cx,
+                   T cy, const core::NonFiniteWatch& watch, StreamHandle stream) {
+  if (g.steps <= 2) return launch<T, 2, V>(src, dst, pitch, g, ring, cx, cy, watch, stream);
+  if (g.steps <= 4) return launch<T, 4, V>(src, dst, pitch, g, ring, cx, cy, watch, stream);
+  if (g.steps <= 8) return launch<T, 8, V>(src, dst, pitch, g, ring, cx, cy, watch, stream);
+  if constexpr (V * sizeof(T) <= 8) return launch<T, 16, V>(src, dst, pitch, g, ring, cx, cy, watch, stream);
+}
+
+}  // namespace
+
+template <class T>
+void launch_heat_stream_cuda(const HeatCudaParams& params, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out,
+                             const mesh::Box<2>& update, const mesh::Box<2>& active, int steps, T cx, T cy,
+                             const HeatRing<T>& ring, StreamHandle stream, const core::NonFiniteWatch& watch) {
+  GRIDFLOW_REQUIRE(params.valid() && params.stream_cells_x > 0 && steps >= 1, "invalid heat streaming parameters");
+  if (!params.fits_shared_memory(steps, sizeof(T)))
+    throw Error("heat kernel: the streaming kernel with " + std::to_string(params.stream_cells_x) +
+                " cells a lane takes at most " + std::to_string(sizeof(T) == 4 ? 16 : 8) + " steps a launch, not " +
+                std::to_string(steps));
+  if (update.empty()) return;
+  const int V = params.stream_cells_x;
+  const auto lo = update.lo;
+  const T* src = in.data + in.offset(lo[0], lo[1]);
+  T* dst = out.data + out.offset(lo[0], lo[1]);
+  const auto misaligned = [V](const void* p) {
+    return static_cast<int>(reinterpret_cast<std::uintptr_t>(p) / sizeof(T) % static_cast<std::uintptr_t>(V));
+  };
+  GRIDFLOW_REQUIRE(in.stride[1] % V == 0 && out.stride[1] == in.stride[1] && misaligned(src) == misaligned(dst) &&
+                       reinterpret_cast<std::uintptr_t>(src) % sizeof(T) == 0,
+                   "heat streaming kernel needs two fields of one layout with aligned rows");
+  StreamGeometry g{};
+  static_cast<FusedBoxes&>(g) = fused_boxes(update, active, steps);
+  g.halo = (steps + V - 1) / V * V;
+  g.shift = misaligned(src);
+  const int columns = warp_size * V - 2 * g.halo;
+  g.strips = (g.nx + g.shift + columns - 1) / columns;
+  g.segment_rows = params.segment_rows;
+  g.segments = (g.ny + g.segment_rows - 1) / g.segment_rows;
+  const HeatRingView<T> view = fused_ring_view(ring, update, active, steps);
+  const long long pitch = in.stride[1];
+  switch (V) {
+    case 2: launch_levels<T, 2>(src, dst, pitch, g, view, cx, cy, watch, stream); break;
+    case 4: launch_levels<T, 4>(src, dst, pitch, g, view, cx, cy, watch, stream); break;
+    case 8:
+      if constexpr (sizeof(T) == 4) launch_levels<T, 8>(src, dst, pitch, g, view, cx, cy, watch, stream);
+      break;
+  }
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+template void launch_heat_stream_cuda<float>(const HeatCudaParams&, mesh::FieldView<const float, 2>,
+                                             mesh::FieldView<float, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
+                                             float, float, const HeatRing<float>&, StreamHandle,
+                                             const core::NonFiniteWatch&);
+template void launch_heat_stream_cuda<double>(const HeatCudaParams&, mesh::FieldView<const double, 2>,
+                                              mesh::FieldView<double, 2>, const mesh::Box<2>&, const mesh::Box<2>&, int,
+                                              double, double, const HeatRing<double>&, StreamHandle,
+                                              const core::NonFiniteWatch&);
+
+}  // namespace gridflow::kernels::stencil
