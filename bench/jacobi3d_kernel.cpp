@@ -7,7 +7,7 @@
 // 1 (the roof of a single sweep; goal: >= 1.5 at 512^3 float).
 //
 //   jacobi3d_kernel [--sizes 256,512] [--sweeps 10] [--repeats 7] [--variants] [--fused 2,3,4,8]
-//                   [--json FILE]
+//                   [--fused-shape BX,BY,CY,CHUNK] [--json FILE]
 //
 // --variants times every single-sweep configuration of the tuner's space (autotune/kernel_spaces.hpp);
 // --fused times, for each sweep count, a set of fused tile shapes (24 sweeps per timing).
@@ -35,8 +35,16 @@ namespace {
 
 // Fused tile shapes worth timing: the width and the rows per block against the rim of k points,
 // and the chunk against its 2k halo planes. Shapes that do not fit k are skipped.
-std::vector<kernels::stencil::JacobiCudaParams> fused_shapes() {
+std::vector<kernels::stencil::JacobiCudaParams> fused_shapes(const std::vector<int>& only) {
   std::vector<kernels::stencil::JacobiCudaParams> shapes;
+  if (only.size() == 4) {
+    kernels::stencil::JacobiCudaParams p;
+    p.block_x = only[0];
+    p.block_y = only[1];
+    p.cells_y = only[2];
+    p.chunk_z = only[3];
+    return {p};
+  }
   for (const int bx : {32, 64, 128})
     for (const auto& [by, cy] : {std::pair{8, 2}, std::pair{4, 4}, std::pair{8, 4}, std::pair{16, 2}})
       for (const int chunk : {64, 128}) {
@@ -58,7 +66,7 @@ nlohmann::json params_json(const kernels::stencil::JacobiCudaParams& p, int fuse
 
 template <class T>
 nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool variants, const std::vector<int>& fused,
-                            StreamHandle stream) {
+                            const std::vector<int>& fused_shape, StreamHandle stream) {
   bench::JacobiFields<T> fields(n);
   auto &u = fields.u, &v = fields.v, &f = fields.f;
   const mesh::Box<3>& update = fields.update;
@@ -109,7 +117,7 @@ nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool v
     nlohmann::json all = nlohmann::json::array();
     nlohmann::json best, best_by_count = nlohmann::json::object();
     for (const int count : fused)
-      for (const auto& p : fused_shapes()) {
+      for (const auto& p : fused_shapes(fused_shape)) {
         if (!p.fits_sweeps(count, sizeof(T)) || fused_total % count != 0) continue;
         nlohmann::json m;
         try {
@@ -127,10 +135,12 @@ nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool v
     r["fused_variants"] = all;
     r["fused_best_by_sweeps"] = best_by_count;
     r["fused_best"] = best;
-    for (const auto& [count, m] : best_by_count.items())
-      std::printf("%4ld^3 %-6s fused %s %-40s %7.1f Gcell/s %6.0f GB/s %5.2fx the roof\n", n, precision, count.c_str(),
+    for (const auto& item : best_by_count.items()) {
+      const nlohmann::json& m = item.value();
+      std::printf("%4ld^3 %-6s fused %s %-40s %7.1f Gcell/s %6.0f GB/s %5.2fx the roof\n", n, precision, item.key().c_str(),
                   m["params"].dump().c_str(), m["gcell_per_s"].get<double>(), m["effective_GBps"].get<double>(),
                   m["fraction_of_copy"].get<double>());
+    }
   }
   return r;
 }
@@ -142,13 +152,16 @@ int main(int argc, char** argv) {
   std::vector<long> sizes{256, 512};
   int sweeps = 10, repeats = 7;
   bool variants = false;
-  std::vector<int> fused;
+  std::vector<int> fused, fused_shape;
   std::string json_path;
   app.add_option("--sizes", sizes, "points per side")->delimiter(',');
   app.add_option("--sweeps", sweeps, "sweeps per timing");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_flag("--variants", variants, "also time every launch configuration");
   app.add_option("--fused", fused, "also time fused launches of these sweep counts (2, 3, 4, 8)")->delimiter(',');
+  app.add_option("--fused-shape", fused_shape, "time only this fused shape: block_x,block_y,cells_y,chunk_z")
+      ->delimiter(',')
+      ->expected(4);
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
   if (!mesh::gpu_available()) {
@@ -162,8 +175,8 @@ int main(int argc, char** argv) {
   std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
   nlohmann::json cases = nlohmann::json::array();
   for (long n : sizes) {
-    cases.push_back(bench_jacobi<float>(n, sweeps, repeats, roof, variants, fused, stream.get()));
-    cases.push_back(bench_jacobi<double>(n, sweeps, repeats, roof, variants, fused, stream.get()));
+    cases.push_back(bench_jacobi<float>(n, sweeps, repeats, roof, variants, fused, fused_shape, stream.get()));
+    cases.push_back(bench_jacobi<double>(n, sweeps, repeats, roof, variants, fused, fused_shape, stream.get()));
   }
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);

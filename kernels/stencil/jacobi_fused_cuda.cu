@@ -45,10 +45,11 @@ __device__ inline int read_hi(const FusedExtent& e, int d) {
 // chunk end + K of `in` upward. When plane p of level 0 (the input) arrives, level j (after j
 // sweeps) computes plane p - j from level j - 1's planes p - j - 1 (a register), p - j (its
 // x-y neighbours in shared memory, written one step earlier) and p - j + 1 (computed just now
-// by the same thread). A point that sweep j - 1 does not update, or whose tile neighbours are
-// missing (the rim, where values go wrong harmlessly: the errors move inward one column per
-// level and stop short of the outputs), keeps level j - 1's value. Shared memory holds every
-// level's current plane twice (written on even/odd steps), so one barrier per step suffices.
+// by the same thread). Level j is right only j or more columns inside the tile (and K - j or
+// fewer planes beyond the chunk): elsewhere it is not computed, which saves whole warps on the
+// rim rows, and keeps level j - 1's value, wrong harmlessly. So does a point that sweep j - 1
+// does not update. Shared memory holds every level's current plane twice (written on even/odd
+// steps), so one barrier per step suffices.
 template <class T, int K, int CY>
 __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, FusedExtent e,
                                     PoissonCoefficients<T> k) {
@@ -59,10 +60,11 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
   const int x = static_cast<int>(blockIdx.x) * (bx - 2 * K) - K + tx;
   const int z_lo = static_cast<int>(blockIdx.z) * e.chunk_z, z_hi = min(z_lo + e.chunk_z, e.n[2]) - 1;
   const bool x_read = x >= read_lo<K>(e, 0) && x <= read_hi<K>(e, 0);
-  const int x_last = tx >= 1 && tx <= bx - 2 ? last_sweep_at<K>(x, e.n[0], e.a_lo[0], e.a_hi[0]) : -1;
+  // The last sweep whose level is right at this x: j - 1 for tile column j.
+  const int x_last = min(last_sweep_at<K>(x, e.n[0], e.a_lo[0], e.a_hi[0]), min(tx, bx - 1 - tx) - 1);
   const bool x_out = tx >= K && tx < bx - K && x < e.n[0];
 
-  int last[CY];       // the last sweep that updates the column, -1 when none does
+  int last[CY];       // the last sweep that updates the column and is right there, -1 when none
   bool reads[CY];     // whether the column lies in the box the launch reads
   bool writes[CY];    // whether the column is an output of this block
   long long col[CY];  // the column's offset from U's low corner at z = 0
@@ -74,7 +76,7 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
     const int row = threadIdx.y + c * blockDim.y;
     const int y = static_cast<int>(blockIdx.y) * (rows - 2 * K) - K + row;
     reads[c] = x_read && y >= read_lo<K>(e, 1) && y <= read_hi<K>(e, 1);
-    last[c] = row >= 1 && row <= rows - 2 ? min(x_last, last_sweep_at<K>(y, e.n[1], e.a_lo[1], e.a_hi[1])) : -1;
+    last[c] = min(min(x_last, last_sweep_at<K>(y, e.n[1], e.a_lo[1], e.a_hi[1])), min(row, rows - 1 - row) - 1);
     writes[c] = x_out && row >= K && row < rows - K && y < e.n[1];
     col[c] = x + y * e.sy;
     slot[c] = row * bx + tx;
@@ -103,13 +105,15 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
 #pragma unroll
     for (int j = 1; j <= K; ++j) {
       const int z = p - j;
-      const int sweep_limit = last_sweep_at<K>(z, e.n[2], e.a_lo[2], e.a_hi[2]);
+      const bool needed = z >= z_lo - (K - j) && z <= z_hi + (K - j);
+      const int sweep_limit = needed ? last_sweep_at<K>(z, e.n[2], e.a_lo[2], e.a_hi[2]) : -1;
 #pragma unroll
       for (int c = 0; c < CY; ++c) {
         const T* const s = stored + (j - 1) * plane + slot[c];
         const T c0 = centre[j - 1][c];
-        const bool update = j - 1 <= min(last[c], sweep_limit);
-        const T next = update ? jacobi_point(s[-1], s[1], s[-bx], s[bx], below[j - 1][c], a[c], rhs[j][c], k) : c0;
+        T next = c0;
+        if (j - 1 <= min(last[c], sweep_limit))
+          next = jacobi_point(s[-1], s[1], s[-bx], s[bx], below[j - 1][c], a[c], rhs[j][c], k);
         below[j - 1][c] = c0;
         centre[j - 1][c] = a[c];
         fresh[(j - 1) * plane + slot[c]] = a[c];
