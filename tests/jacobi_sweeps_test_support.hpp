@@ -1,12 +1,17 @@
 #pragma once
 // Fields and boxes for testing jacobi_sweeps (k sweeps in one call) against k sweeps taken one by
 // one on whole buffers: the cases of a single rank (every sweep on the interior) and of a deep-halo
-// cycle (boxes that shrink by one per sweep, cut by the grid's boundary on some sides).
+// cycle (boxes that shrink by one per sweep, cut by the grid's boundary on some sides); and a
+// Jacobi solve with chosen tunables.
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "kernels/stencil/jacobi.hpp"
 #include "mesh/field.hpp"
+#include "poisson_test_support.hpp"
+#include "solver/jacobi_solver.hpp"
 
 namespace gridflow::testing {
 
@@ -68,6 +73,22 @@ std::size_t sweeps_differences(const mesh::Field<T, 3>& got, const mesh::Field<T
         differ += !(got(i, j, k) == want);
       }
   return differ;
+}
+
+}  // namespace gridflow::testing
+
+namespace gridflow::testing {
+
+/// A Jacobi solve of `config` over `comm` whose tunables are the defaults changed by
+/// adjust(JacobiTunables&) (sweeps per launch, tile), gathered on every rank.
+template <class T, class Adjust>
+PoissonResult<T> solve_jacobi_adjusted(const solver::PoissonConfig& config, MPI_Comm comm, mesh::MemorySpace space,
+                                       Adjust&& adjust) {
+  return solve_gathered_with<T>(config, comm, space, halo::Transport::mpi, [&](const solver::PoissonContext& context) {
+    auto t = solver::default_jacobi_tunables(context);
+    adjust(t);
+    return std::make_unique<solver::JacobiSolver<T>>(context, std::nullopt, t);
+  });
 }
 
 }  // namespace gridflow::testing

@@ -4,13 +4,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <memory>
-#include <optional>
-
+#include "jacobi_sweeps_test_support.hpp"
 #include "mesh/check.hpp"
-#include "poisson_test_support.hpp"
 #include "mpi_test_support.hpp"
-#include "solver/jacobi_solver.hpp"
+#include "poisson_test_support.hpp"
 
 namespace {
 template <class T>
@@ -61,12 +58,8 @@ TYPED_TEST(JacobiDecomposition, FusedSweepsEqualSingleSweepsBitwise) {
       const auto c = gridflow::testing::poisson_config(
           deck, {precision, every, "decomposition=" + dims, "halo.width=" + std::to_string(fused)});
       auto solve = [&](int launch_sweeps) {
-        return gridflow::testing::solve_gathered_with<T>(c, MPI_COMM_WORLD, mesh::MemorySpace::host, halo::Transport::mpi,
-                                               [&](const solver::PoissonContext& context) {
-                                                 auto t = solver::default_jacobi_tunables(context);
-                                                 t.fused_steps = launch_sweeps;
-                                                 return std::make_unique<solver::JacobiSolver<T>>(context, std::nullopt, t);
-                                               });
+        return gridflow::testing::solve_jacobi_adjusted<T>(c, MPI_COMM_WORLD, mesh::MemorySpace::host,
+                                                           [&](solver::JacobiTunables& t) { t.fused_steps = launch_sweeps; });
       };
       const auto single = solve(1), got = solve(fused);
       std::size_t differ = 0;
@@ -88,12 +81,8 @@ TYPED_TEST(JacobiDecomposition, FusedSweepsBeyondTheGhostWidthAreRefused) {
   if (gridflow::testing::world_size() < 2) GTEST_SKIP() << "one rank needs no ghosts between its launches";
   const auto c = gridflow::testing::poisson_config(deck, {"halo.width=2"});
   auto solve = [&](int launch_sweeps) {
-    return gridflow::testing::solve_gathered_with<T>(c, MPI_COMM_WORLD, mesh::MemorySpace::host, halo::Transport::mpi,
-                                           [&](const solver::PoissonContext& context) {
-                                             auto t = solver::default_jacobi_tunables(context);
-                                             t.fused_steps = launch_sweeps;
-                                             return std::make_unique<solver::JacobiSolver<T>>(context, std::nullopt, t);
-                                           });
+    return gridflow::testing::solve_jacobi_adjusted<T>(c, MPI_COMM_WORLD, mesh::MemorySpace::host,
+                                                       [&](solver::JacobiTunables& t) { t.fused_steps = launch_sweeps; });
   };
   try {
     solve(3);
