@@ -44,11 +44,14 @@ autotune::SearchSpace heat_cuda_space(std::size_t value_bytes, int max_fused_ste
   return space;
 }
 
-autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes) {
+autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes, int max_fused_sweeps) {
   const kernels::stencil::JacobiCudaParams d;
+  const bool fuses = max_fused_sweeps > 1;
+  std::vector<int> block_y{1, 2, 4, 8};
+  if (fuses) block_y.push_back(16);  // tall fused tiles
   autotune::SearchSpace space;
   space.add(autotune::Parameter::integers("block_x", {32, 64, 128, 256}, d.block_x))
-      .add(autotune::Parameter::integers("block_y", {1, 2, 4, 8}, d.block_y))
+      .add(autotune::Parameter::integers("block_y", block_y, d.block_y))
       .add(autotune::Parameter::integers("cells_z", {1, 2, 4, 8, 16}, d.cells_z))
       .add(autotune::Parameter::boolean("shared_tile", d.shared_tile).variant())
       .add(autotune::Parameter::integers("cells_x", {1, 2, 4}, d.cells_x))
@@ -59,6 +62,28 @@ autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes) {
         const auto tile = static_cast<std::size_t>((c.at("block_x") + 2) * (c.at("block_y") + 2));
         return c.at("shared_tile") == 0 || tile * value_bytes <= max_static_shared_bytes;
       });
+  if (!fuses) return space;
+  std::vector<int> sweeps;
+  for (const int k : {1, 2, 3, 4, 8})
+    if (k <= max_fused_sweeps) sweeps.push_back(k);
+  constexpr int one_sweep = 1;  // the default: legal at every ghost width
+  space.add(autotune::Parameter::integers("fused_steps", sweeps, one_sweep).variant())
+      .add(autotune::Parameter::integers("cells_y", {1, 2, 4}, d.cells_y))
+      .add(autotune::Parameter::integers("chunk_z", {32, 64, 128, 256}, d.chunk_z))
+      // Each variant leaves the other's parameters at their defaults, which it ignores.
+      .require("one sweep per launch ignores cells_y and chunk_z",
+               [d](const autotune::Configuration& c) {
+                 return c.at("fused_steps") > 1 || (c.at("cells_y") == d.cells_y && c.at("chunk_z") == d.chunk_z);
+               })
+      .require("fused sweeps ignore cells_z, shared_tile and cells_x",
+               [d](const autotune::Configuration& c) {
+                 return c.at("fused_steps") == 1 ||
+                        (c.at("cells_z") == d.cells_z && c.at("shared_tile") == 0 && c.at("cells_x") == d.cells_x);
+               })
+      .require("fused tile wider and taller than its rims, within the fused shared memory",
+               [value_bytes](const autotune::Configuration& c) {
+                 return jacobi_cuda_params(c).fits_sweeps(c.at("fused_steps"), value_bytes);
+               });
   return space;
 }
 
@@ -87,6 +112,8 @@ kernels::stencil::JacobiCudaParams jacobi_cuda_params(const autotune::Configurat
   p.cells_z = c.at("cells_z");
   p.shared_tile = c.at("shared_tile") != 0;
   p.cells_x = c.at("cells_x");
+  if (c.has("cells_y")) p.cells_y = c.at("cells_y");
+  if (c.has("chunk_z")) p.chunk_z = c.at("chunk_z");
   return p;
 }
 
@@ -96,6 +123,8 @@ void set_jacobi_cuda_params(autotune::Configuration& c, const kernels::stencil::
   c.set("cells_z", p.cells_z);
   c.set("shared_tile", p.shared_tile ? 1 : 0);
   c.set("cells_x", p.cells_x);
+  if (c.has("cells_y")) c.set("cells_y", p.cells_y);
+  if (c.has("chunk_z")) c.set("chunk_z", p.chunk_z);
 }
 
 }  // namespace gridflow::autotune

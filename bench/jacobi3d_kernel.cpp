@@ -2,11 +2,15 @@
 //
 // A sweep reads u and f and writes the new u: 3 sizeof(T) bytes per cell at best (the neighbours
 // come from caches). Effective bandwidth = cell updates/s x 3 sizeof(T); the ratio to the copy
-// bandwidth measured in the same run is the figure of merit (goal: >= 85% at 512^3).
+// bandwidth measured in the same run is the figure of merit (goal: >= 85% at 512^3). Launches of
+// k fused sweeps (temporal blocking) move those bytes once per k sweeps, so their ratio may pass
+// 1 (the roof of a single sweep; goal: >= 1.5 at 512^3 float).
 //
-//   jacobi3d_kernel [--sizes 256,512] [--sweeps 10] [--repeats 7] [--variants] [--json FILE]
+//   jacobi3d_kernel [--sizes 256,512] [--sweeps 10] [--repeats 7] [--variants] [--fused 2,3,4,8]
+//                   [--fused-shape BX,BY,CY,CHUNK] [--json FILE]
 //
-// --variants times every configuration of the tuner's space (solver/kernel_spaces.hpp).
+// --variants times every single-sweep configuration of the tuner's space (autotune/kernel_spaces.hpp);
+// --fused times, for each sweep count, a set of fused tile shapes (24 sweeps per timing).
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -14,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/device_timing.hpp"
@@ -28,27 +33,60 @@ using namespace gridflow;
 
 namespace {
 
+// Fused tile shapes worth timing: the width and the rows per block against the rim of k points,
+// and the chunk against its 2k halo planes. Shapes that do not fit k are skipped.
+std::vector<kernels::stencil::JacobiCudaParams> fused_shapes(const std::vector<int>& only) {
+  std::vector<kernels::stencil::JacobiCudaParams> shapes;
+  if (only.size() == 4) {
+    kernels::stencil::JacobiCudaParams p;
+    p.block_x = only[0];
+    p.block_y = only[1];
+    p.cells_y = only[2];
+    p.chunk_z = only[3];
+    return {p};
+  }
+  for (const int bx : {32, 64, 128})
+    for (const auto& [by, cy] : {std::pair{8, 2}, std::pair{4, 4}, std::pair{8, 4}, std::pair{16, 2}})
+      for (const int chunk : {64, 128}) {
+        kernels::stencil::JacobiCudaParams p;
+        p.block_x = bx;
+        p.block_y = by;
+        p.cells_y = cy;
+        p.chunk_z = chunk;
+        if (p.valid()) shapes.push_back(p);
+      }
+  return shapes;
+}
+
+nlohmann::json params_json(const kernels::stencil::JacobiCudaParams& p, int fused) {
+  if (fused == 1)
+    return {{"block_x", p.block_x}, {"block_y", p.block_y}, {"cells_z", p.cells_z}, {"shared_tile", p.shared_tile}, {"cells_x", p.cells_x}};
+  return {{"fused_steps", fused}, {"block_x", p.block_x}, {"block_y", p.block_y}, {"cells_y", p.cells_y}, {"chunk_z", p.chunk_z}};
+}
+
 template <class T>
-nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool variants, StreamHandle stream) {
+nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool variants, const std::vector<int>& fused,
+                            const std::vector<int>& fused_shape, StreamHandle stream) {
   bench::JacobiFields<T> fields(n);
   auto &u = fields.u, &v = fields.v, &f = fields.f;
   const mesh::Box<3>& update = fields.update;
   const auto k = kernels::stencil::poisson_coefficients<T>(1.0 / n, 1.0 / n, 1.0 / n);
-  const double cells = static_cast<double>(update.size()) * sweeps, bytes_per_cell = 3.0 * sizeof(T);
-  auto measure = [&](const kernels::stencil::JacobiCudaParams& p) {
+  const double bytes_per_cell = 3.0 * sizeof(T);
+  // `per_launch` sweeps per launch, `total` sweeps per timing (a multiple of per_launch).
+  auto measure_launches = [&](const kernels::stencil::JacobiCudaParams& p, int per_launch, int total) {
     const double s = bench::time_median(repeats, stream, [&] {
-      for (int q = 0; q < sweeps; ++q) {
-        if (q % 2 == 0) kernels::stencil::jacobi_sweep(u, v, f, update, k, p, stream);
-        else kernels::stencil::jacobi_sweep(v, u, f, update, k, p, stream);
+      for (int q = 0; q < total / per_launch; ++q) {
+        if (q % 2 == 0) kernels::stencil::jacobi_sweeps(u, v, f, per_launch, update, update, k, p, stream);
+        else kernels::stencil::jacobi_sweeps(v, u, f, per_launch, update, update, k, p, stream);
       }
     });
-    const double rate = cells / s;
-    return nlohmann::json{{"params", {{"block_x", p.block_x}, {"block_y", p.block_y}, {"cells_z", p.cells_z}, {"shared_tile", p.shared_tile},
-                                     {"cells_x", p.cells_x}}},
+    const double rate = static_cast<double>(update.size()) * total / s;
+    return nlohmann::json{{"params", params_json(p, per_launch)},
                           {"gcell_per_s", rate * 1e-9},
                           {"effective_GBps", rate * bytes_per_cell * 1e-9},
                           {"fraction_of_copy", rate * bytes_per_cell / roof}};
   };
+  auto measure = [&](const kernels::stencil::JacobiCudaParams& p) { return measure_launches(p, 1, sweeps); };
   const char* precision = sizeof(T) == 4 ? "float" : "double";
   nlohmann::json r = {{"n", n}, {"precision", precision}, {"bytes_per_cell", bytes_per_cell}};
   r["default"] = measure({});
@@ -74,6 +112,36 @@ nlohmann::json bench_jacobi(long n, int sweeps, int repeats, double roof, bool v
     std::printf("%4ld^3 %-6s best    %-40s %7.1f Gcell/s %6.0f GB/s %5.1f%% of copy\n", n, precision, best["params"].dump().c_str(),
                 best["gcell_per_s"].get<double>(), best["effective_GBps"].get<double>(), 100 * best["fraction_of_copy"].get<double>());
   }
+  if (!fused.empty()) {
+    constexpr int fused_total = 24;  // a multiple of every sweep count offered
+    nlohmann::json all = nlohmann::json::array();
+    nlohmann::json best, best_by_count = nlohmann::json::object();
+    for (const int count : fused)
+      for (const auto& p : fused_shapes(fused_shape)) {
+        if (!p.fits_sweeps(count, sizeof(T)) || fused_total % count != 0) continue;
+        nlohmann::json m;
+        try {
+          m = measure_launches(p, count, fused_total);
+        } catch (const Error& e) {  // registers or shared memory: skipped, as the tuner does
+          all.push_back({{"params", params_json(p, count)}, {"cannot_launch", e.what()}});
+          continue;
+        }
+        const std::string key = std::to_string(count);
+        if (!best_by_count.contains(key) || m["gcell_per_s"].get<double>() > best_by_count[key]["gcell_per_s"].get<double>())
+          best_by_count[key] = m;
+        if (best.is_null() || m["gcell_per_s"].get<double>() > best["gcell_per_s"].get<double>()) best = m;
+        all.push_back(m);
+      }
+    r["fused_variants"] = all;
+    r["fused_best_by_sweeps"] = best_by_count;
+    r["fused_best"] = best;
+    for (const auto& item : best_by_count.items()) {
+      const nlohmann::json& m = item.value();
+      std::printf("%4ld^3 %-6s fused %s %-40s %7.1f Gcell/s %6.0f GB/s %5.2fx the roof\n", n, precision, item.key().c_str(),
+                  m["params"].dump().c_str(), m["gcell_per_s"].get<double>(), m["effective_GBps"].get<double>(),
+                  m["fraction_of_copy"].get<double>());
+    }
+  }
   return r;
 }
 
@@ -84,11 +152,16 @@ int main(int argc, char** argv) {
   std::vector<long> sizes{256, 512};
   int sweeps = 10, repeats = 7;
   bool variants = false;
+  std::vector<int> fused, fused_shape;
   std::string json_path;
   app.add_option("--sizes", sizes, "points per side")->delimiter(',');
   app.add_option("--sweeps", sweeps, "sweeps per timing");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_flag("--variants", variants, "also time every launch configuration");
+  app.add_option("--fused", fused, "also time fused launches of these sweep counts (2, 3, 4, 8)")->delimiter(',');
+  app.add_option("--fused-shape", fused_shape, "time only this fused shape: block_x,block_y,cells_y,chunk_z")
+      ->delimiter(',')
+      ->expected(4);
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
   if (!mesh::gpu_available()) {
@@ -102,8 +175,8 @@ int main(int argc, char** argv) {
   std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
   nlohmann::json cases = nlohmann::json::array();
   for (long n : sizes) {
-    cases.push_back(bench_jacobi<float>(n, sweeps, repeats, roof, variants, stream.get()));
-    cases.push_back(bench_jacobi<double>(n, sweeps, repeats, roof, variants, stream.get()));
+    cases.push_back(bench_jacobi<float>(n, sweeps, repeats, roof, variants, fused, fused_shape, stream.get()));
+    cases.push_back(bench_jacobi<double>(n, sweeps, repeats, roof, variants, fused, fused_shape, stream.get()));
   }
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);

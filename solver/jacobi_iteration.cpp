@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <sstream>
 #include <utility>
 
 #include "mesh/check.hpp"
@@ -37,8 +38,17 @@ void JacobiIteration<T>::set_tunables(const JacobiTunables& tunables) {
   const auto& d = m_context.decomposition;
   check_deep_halo("Jacobi solver", tunables, m_u_in.ghost_width(), m_u_in.space(), d.size());
   if (!tunables.cuda.valid()) throw Error("Jacobi solver: invalid CUDA parameters");
-  if (tunables.fused_steps != 1)
-    throw Error("Jacobi solver: " + std::to_string(tunables.fused_steps) + " fused sweeps: every launch takes one");
+  if (tunables.fused_steps > kernels::stencil::JacobiCudaParams::max_fused_sweeps)
+    throw Error("Jacobi solver: " + std::to_string(tunables.fused_steps) + " fused sweeps: a launch takes at most " +
+                std::to_string(kernels::stencil::JacobiCudaParams::max_fused_sweeps));
+  if (m_u_in.space() == mesh::MemorySpace::device)
+    for (int n = 2; n <= tunables.fused_steps; ++n)  // every launch a solve may take
+      if (kernels::stencil::jacobi_fused_sweeps_at_most(n) == n && !tunables.cuda.fits_sweeps(n, sizeof(T))) {
+        std::ostringstream os;
+        os << "Jacobi solver: " << tunables.cuda << " cannot take " << n
+           << " fused sweeps (its tile is too small for the rims or too large for shared memory)";
+        throw Error(os.str());
+      }
   m_halos.set_transport(tunables.transport);
   m_halos.prepare(*m_u, tunables.ghost_width);  // outside the sweeps, which the tuner times
   m_tunables = tunables;
@@ -54,27 +64,35 @@ std::int64_t JacobiIteration<T>::advance(std::int64_t count) {
   const std::int64_t max = c.config.max_iterations, every = c.config.check_every;
   const std::int64_t first = m_done, end = m_done + std::min(count, std::max<std::int64_t>(0, max - m_done));
   while (m_done < end && !finished()) {
-    // A cycle ends on the next check, so the checking sweep is a reach-0 sweep.
+    // A cycle (on one rank, everything up to the next check) ends on the next check, so the
+    // checking sweep is a reach-0 sweep, taken alone with its fused residual; the sweeps before it
+    // go in launches of up to fused_steps, each writing the overlap the next one reads.
     const std::int64_t next_check = (m_done / every + 1) * every;
-    const std::int64_t cycle = std::min<std::int64_t>({m_tunables.ghost_width, end - m_done, next_check - m_done});
+    const std::int64_t to_check = std::min(end, next_check) - m_done;
+    const std::int64_t cycle = several ? std::min<std::int64_t>(m_tunables.ghost_width, to_check) : to_check;
+    const bool checks = m_done + cycle == next_check || m_done + cycle == max;
     m_halos.exchange(*m_u, m_tunables.ghost_width);
-    for (std::int64_t q = 0; q < cycle; ++q) {
-      const std::int64_t reach = several ? cycle - 1 - q : 0;
+    for (std::int64_t q = 0; q < cycle - (checks ? 1 : 0);) {
+      const int n = kernels::stencil::jacobi_fused_sweeps_at_most(
+          static_cast<int>(std::min<std::int64_t>(m_tunables.fused_steps, cycle - (checks ? 1 : 0) - q)));
+      const std::int64_t reach = several ? cycle - q - n : 0;  // of the launch's last sweep
       const auto update = d.owned().grow(reach).intersect(grid.interior());
-      if (m_done + 1 == next_check || m_done + 1 == max) {
-        // The residual of the sweep's input, u after m_done sweeps.
-        const double sum = kernels::stencil::jacobi_sweep_with_residual(*m_u, *m_v, m_f, update, owned_interior, m_k,
-                                                                        m_tunables.cuda, c.stream);
-        const double r = global_norm(sum, d.comm()) / m_b_norm;
-        const ResidualRecord record{m_done, r, MPI_Wtime() - m_start};
-        m_report.history.push_back(record);
-        if (m_progress) m_progress(record);
-        m_report.relative_residual = r;
-        if (r <= c.config.tolerance) m_report.converged = true;
-        if (!std::isfinite(r)) break;  // stop at this sweep: the solve has failed
-      } else {
-        kernels::stencil::jacobi_sweep(*m_u, *m_v, m_f, update, m_k, m_tunables.cuda, c.stream);
-      }
+      kernels::stencil::jacobi_sweeps(*m_u, *m_v, m_f, n, update, grid.interior(), m_k, m_tunables.cuda, c.stream);
+      std::swap(m_u, m_v);
+      m_done += n;
+      q += n;
+    }
+    if (checks) {
+      // The residual of the sweep's input, u after m_done sweeps.
+      const double sum = kernels::stencil::jacobi_sweep_with_residual(*m_u, *m_v, m_f, owned_interior, owned_interior, m_k,
+                                                                      m_tunables.cuda, c.stream);
+      const double r = global_norm(sum, d.comm()) / m_b_norm;
+      const ResidualRecord record{m_done, r, MPI_Wtime() - m_start};
+      m_report.history.push_back(record);
+      if (m_progress) m_progress(record);
+      m_report.relative_residual = r;
+      if (r <= c.config.tolerance) m_report.converged = true;
+      if (!std::isfinite(r)) break;  // stop at this sweep: the solve has failed
       std::swap(m_u, m_v);
       ++m_done;
     }
@@ -115,7 +133,10 @@ std::vector<std::pair<std::string, std::int64_t>> JacobiIteration<T>::tuning_cho
           {"tuning.block_y", m_tunables.cuda.block_y},
           {"tuning.cells_z", m_tunables.cuda.cells_z},
           {"tuning.cells_x", m_tunables.cuda.cells_x},
-          {"tuning.shared_tile", m_tunables.cuda.shared_tile ? 1 : 0}};
+          {"tuning.shared_tile", m_tunables.cuda.shared_tile ? 1 : 0},
+          {"tuning.cells_y", m_tunables.cuda.cells_y},
+          {"tuning.chunk_z", m_tunables.cuda.chunk_z},
+          {"tuning.fused_steps", m_tunables.fused_steps}};
 }
 
 template <class T>
@@ -129,6 +150,9 @@ void JacobiIteration<T>::apply_tuning_choice(const std::vector<std::pair<std::st
     else if (name == "tuning.cells_z") t.cuda.cells_z = static_cast<int>(value);
     else if (name == "tuning.cells_x") t.cuda.cells_x = static_cast<int>(value);
     else if (name == "tuning.shared_tile") t.cuda.shared_tile = value != 0;
+    else if (name == "tuning.cells_y") t.cuda.cells_y = static_cast<int>(value);
+    else if (name == "tuning.chunk_z") t.cuda.chunk_z = static_cast<int>(value);
+    else if (name == "tuning.fused_steps") t.fused_steps = static_cast<int>(value);
   }
   set_tunables(t);
   mark_tuning_end();

@@ -25,8 +25,11 @@
 
 namespace gridflow::solver {
 
-/// What may change between two sweeps without changing the iterates (deep_halo.hpp says why). Every
-/// launch takes one sweep: fused_steps stays 1. The fused residual is summed per CUDA block, so on
+/// What may change between two sweeps without changing the iterates (deep_halo.hpp says why). A
+/// launch takes up to fused_steps sweeps (1..8; on several ranks at most ghost_width), in the
+/// counts jacobi_fused_sweeps_at_most allows, except the checking sweep, which goes alone with
+/// its fused residual; on device fields the launches of several sweeps are the temporal-blocking
+/// kernel, on host fields they are single sweeps. The fused residual is summed per CUDA block, so on
 /// device fields its last bits follow the launch shape (and the order the blocks finish in); on
 /// host fields it does not depend on either.
 using JacobiTunables = DeepHaloTunables<kernels::stencil::JacobiCudaParams>;
@@ -70,7 +73,8 @@ class JacobiIteration final : public PoissonSolve<T> {
   std::optional<GhostWidthUse> ghost_width_use() const override;
 
   /// Applies to the sweeps that follow. Throws Error for what check_deep_halo refuses, invalid CUDA
-  /// parameters, or fused sweeps. Collective the first time a width and transport are used
+  /// parameters, more than 8 fused sweeps, or (device fields) a launch shape that cannot take one
+  /// of the fused counts up to fused_steps (JacobiCudaParams::fits_sweeps). Collective the first time a width and transport are used
   /// together: their exchange is set up then.
   void set_tunables(const JacobiTunables& tunables);
   const JacobiTunables& tunables() const { return m_tunables; }

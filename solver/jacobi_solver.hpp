@@ -21,9 +21,11 @@ struct JacobiOnlineTuning {
 template <class T>
 class JacobiSolver : public PoissonSolver<T> {
  public:
-  /// Without `tuning`: the default launch shape and halo.width sweeps per exchange. With it: each
-  /// solve tunes during at most its first jacobi_tuning_sweeps() sweeps, or takes the cache's choice.
-  explicit JacobiSolver(const PoissonContext& context, std::optional<JacobiOnlineTuning> tuning = std::nullopt);
+  /// Each solve starts with `start_tunables` (default: default_jacobi_tunables). Without `tuning`
+  /// it keeps them; with it, it tunes during at most its first jacobi_tuning_sweeps() sweeps, or
+  /// takes the cache's choice.
+  explicit JacobiSolver(const PoissonContext& context, std::optional<JacobiOnlineTuning> tuning = std::nullopt,
+                        std::optional<JacobiTunables> start_tunables = std::nullopt);
   /// With on-line tuning, the tuning's sweeps are taken here: the solve returned stands where the
   /// tuning left it.
   std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
@@ -35,6 +37,7 @@ class JacobiSolver : public PoissonSolver<T> {
  private:
   PoissonContext m_context;
   std::optional<JacobiOnlineTuning> m_tuning;
+  JacobiTunables m_start;
   JacobiTunables m_tunables;
 };
 

@@ -15,11 +15,22 @@ GhostWidthPlan plan_jacobi_ghost_width(const PoissonConfig& config, const mesh::
   return plan_ghost_width(config.run, decomposition, config.check_every);
 }
 
+int jacobi_max_fused_sweeps(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition,
+                            const GhostWidthPlan& ghost_width) {
+  // The checking sweep is taken alone, so a launch takes at most check_every - 1.
+  int most = static_cast<int>(std::clamp<std::int64_t>(config.check_every - 1, 1, kernels::stencil::JacobiCudaParams::max_fused_sweeps));
+  if (decomposition.size() > 1 && !ghost_width.tuned()) most = std::min(most, ghost_width.requested);
+  return most;
+}
+
 autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const GhostWidthPlan& ghost_width,
-                                   bool tunes_transport, halo::Transport transport) {
-  autotune::SearchSpace s =
-      space == mesh::MemorySpace::device ? autotune::jacobi_cuda_space(value_bytes) : autotune::SearchSpace{};
+                                   bool tunes_transport, halo::Transport transport, int max_fused_sweeps) {
+  const bool device = space == mesh::MemorySpace::device;
+  autotune::SearchSpace s = device ? autotune::jacobi_cuda_space(value_bytes, max_fused_sweeps) : autotune::SearchSpace{};
   autotune::add_ghost_width(s, ghost_width.candidates, ghost_width.requested);
+  if (device && max_fused_sweeps > 1 && ghost_width.tuned())
+    s.require("fused_steps <= ghost_width (ghosts stay valid for that many sweeps)",
+              [](const autotune::Configuration& c) { return c.at("fused_steps") <= c.at("ghost_width"); });
   autotune::add_halo_transport(s, tunes_transport, transport);
   return s;
 }
@@ -58,7 +69,8 @@ autotune::OnlineTuningResult tune_jacobi(JacobiIteration<T>& iteration, const Po
   const bool transports =
       autotune::halo_transport_is_tuned(config.run.halo_transport, context.space, iteration.tunables().transport, decomposition.size());
   const autotune::SearchSpace search_space =
-      jacobi_space(context.space, sizeof(T), ghost_width, transports, iteration.tunables().transport);
+      jacobi_space(context.space, sizeof(T), ghost_width, transports, iteration.tunables().transport,
+                   jacobi_max_fused_sweeps(config, decomposition, ghost_width));
   const std::string kernel = jacobi_kernel_label(context.space, ghost_width.tuned(), decomposition, transports);
   if (search_space.parameters().empty())
     return {kernel,

@@ -1,6 +1,7 @@
 #pragma once
 // On-line tuning of the Jacobi solver: the first sweeps of the real solve are the measurements.
-// Candidates: the CUDA launch shape on device fields; on several ranks, unless the deck sets
+// Candidates: the CUDA launch shape and the sweeps per launch (temporal blocking) on device
+// fields; on several ranks, unless the deck sets
 // halo.width, the ghost width (sweeps per exchange); on several GPUs with halo.transport =
 // "auto" resolved to NCCL, the halo transport (NCCL or host-staged MPI). Measured runs are whole multiples of
 // poisson.check_every sweeps and start on a check boundary, so every run holds the same residual
@@ -25,11 +26,19 @@ namespace gridflow::solver {
 /// Collective.
 GhostWidthPlan plan_jacobi_ghost_width(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition);
 
-/// The CUDA launch shape for device fields (values of `value_bytes`), "ghost_width" over the
-/// plan's candidates when it has them (default: the requested width), and "nccl" (default
-/// `transport`) when `tunes_transport`. May have no parameter.
+/// The most sweeps one launch of the solve may take (the tuner's largest fused_steps):
+/// poisson.check_every - 1 (the checking sweep goes alone), at most the fused kernel's 8, and on
+/// several ranks with a fixed ghost width at most that width; 1 when nothing can be fused.
+int jacobi_max_fused_sweeps(const PoissonConfig& config, const mesh::Decomposition<3>& decomposition,
+                            const GhostWidthPlan& ghost_width);
+
+/// The CUDA launch shape for device fields (values of `value_bytes`) with fused_steps up to
+/// `max_fused_sweeps` (jacobi_max_fused_sweeps; none above 1: the single sweep only), "ghost_width"
+/// over the plan's candidates when it has them (default: the requested width; fused_steps at most
+/// ghost_width), and "nccl" (default `transport`) when `tunes_transport`. May have no parameter.
 autotune::SearchSpace jacobi_space(mesh::MemorySpace space, std::size_t value_bytes, const GhostWidthPlan& ghost_width,
-                                   bool tunes_transport = false, halo::Transport transport = halo::Transport::mpi);
+                                   bool tunes_transport = false, halo::Transport transport = halo::Transport::mpi,
+                                   int max_fused_sweeps = 1);
 
 /// "jacobi3d:cuda", "jacobi3d:host", with ":ghost_width/<dims>" when the ghost width is tuned
 /// and ":transport" when the halo transport is.

@@ -76,6 +76,36 @@ void jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mes
 }
 
 template <class T>
+void jacobi_sweeps(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, int sweeps,
+                   const mesh::Box<3>& update, const mesh::Box<3>& active, const PoissonCoefficients<T>& k,
+                   const JacobiCudaParams& params, StreamHandle stream) {
+  GRIDFLOW_REQUIRE(sweeps >= 1, "Jacobi sweeps: the count must be at least 1");
+  GRIDFLOW_REQUIRE(update.empty() || active.contains(update), "Jacobi sweeps: the update box must lie inside the active box");
+  if (sweeps == 1) return jacobi_sweep(in, out, f, update, k, params, stream);
+  require_layout(in, out, f, jacobi_sweep_box(sweeps, 0, update, active));
+  if (update.empty()) return;
+  core::run_on_space(
+      "stencil::jacobi", in.space(), stream,
+      [&] {
+        // Sweep s writes scratch[s % 2], which starts as `in` so that the points no sweep
+        // updates read as they would in `in`; the last sweep writes `out`.
+        mesh::Field<T, 3> scratch[2] = {{in.owned(), in.ghost_width(), in.space(), "jacobi_sweeps"},
+                                        {in.owned(), in.ghost_width(), in.space(), "jacobi_sweeps"}};
+        scratch[0].copy_from(in);
+        scratch[1].copy_from(in);
+        const mesh::Field<T, 3>* from = &in;
+        for (int s = 0; s < sweeps; ++s) {
+          mesh::Field<T, 3>& to = s == sweeps - 1 ? out : scratch[s % 2];
+          host_sweep(*from, to, f, jacobi_sweep_box(sweeps, s, update, active), nullptr, k);
+          from = &to;
+        }
+      },
+      [&](auto) {
+        launch_jacobi_fused_cuda<T>(params, sweeps, in.view(), out.view(), f.view(), update, active, k, stream);
+      });
+}
+
+template <class T>
 double jacobi_sweep_with_residual(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
                                   const mesh::Box<3>& update, const mesh::Box<3>& norm_box, const PoissonCoefficients<T>& k,
                                   const JacobiCudaParams& params, StreamHandle stream) {
@@ -104,6 +134,9 @@ double residual_norm_squared(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>
 #define GRIDFLOW_INSTANTIATE_JACOBI(T)                                                                                 \
   template void jacobi_sweep<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&,                \
                                 const mesh::Box<3>&, const PoissonCoefficients<T>&, const JacobiCudaParams&, StreamHandle); \
+  template void jacobi_sweeps<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&, int,          \
+                                 const mesh::Box<3>&, const mesh::Box<3>&, const PoissonCoefficients<T>&,               \
+                                 const JacobiCudaParams&, StreamHandle);                                                 \
   template double jacobi_sweep_with_residual<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
                                                 const mesh::Box<3>&, const mesh::Box<3>&, const PoissonCoefficients<T>&,  \
                                                 const JacobiCudaParams&, StreamHandle);                                 \

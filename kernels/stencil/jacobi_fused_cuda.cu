@@ -1,0 +1,226 @@
+// Temporal blocking of the Jacobi sweep (2.5D streaming along z): K sweeps per launch, u and f read
+// once and u written once per K sweeps. jacobi_params.hpp describes the tile.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+#include "kernels/stencil/jacobi_cuda.hpp"
+#include "mesh/check.hpp"
+
+namespace gridflow::kernels::stencil {
+
+namespace {
+
+// Sizes relative to the last sweep's update box U (its low corner is index 0 on every axis).
+// Sweep s = 0..K-1 updates U.grow(K-1-s) intersected with the active box.
+struct FusedExtent {
+  int n[3];              // U's extents
+  int a_lo[3], a_hi[3];  // the active box
+  long long sy, sz;      // strides
+  int chunk_z;           // planes of U each block writes
+};
+
+// The last sweep (0-based) that updates index x of an axis, -1 when none does: x lies in
+// U.grow(K-1-s) for s <= K-1+x and s <= n+K-2-x, and in the active range or never.
+template <int K>
+__device__ inline int last_sweep_at(int x, int n, int a_lo, int a_hi) {
+  if (x < a_lo || x > a_hi) return -1;
+  return min(K - 1 + x, n + K - 2 - x);
+}
+
+// The first and last index of an axis a launch reads: the first sweep's range grown by one.
+template <int K>
+__device__ inline int read_lo(const FusedExtent& e, int d) {
+  return max(-(K - 1), e.a_lo[d]) - 1;
+}
+template <int K>
+__device__ inline int read_hi(const FusedExtent& e, int d) {
+  return min(e.n[d] - 1 + K - 1, e.a_hi[d]) + 1;
+}
+
+// A block owns a tile of blockDim.x by blockDim.y * CY columns, the outputs being its inner
+// columns K away from its rim, and a chunk of planes; it streams planes z = chunk - K ..
+// chunk end + K of `in` upward. When plane p of level 0 (the input) arrives, level j (after j
+// sweeps) computes plane p - j from level j - 1's planes p - j - 1 (a register), p - j (its
+// x-y neighbours in shared memory, written one step earlier) and p - j + 1 (computed just now
+// by the same thread). Level j is right only j or more columns inside the tile (and K - j or
+// fewer planes beyond the chunk): elsewhere it is not computed, which saves whole warps on the
+// rim rows, and keeps level j - 1's value, wrong harmlessly. So does a point that sweep j - 1
+// does not update. Shared memory holds every level's current plane twice (written on even/odd
+// steps), so one barrier per step suffices.
+template <class T, int K, int CY>
+__global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, FusedExtent e,
+                                    PoissonCoefficients<T> k) {
+  extern __shared__ unsigned char shared_bytes[];
+  T* planes = reinterpret_cast<T*>(shared_bytes);
+  const int bx = blockDim.x, rows = blockDim.y * CY, plane = bx * rows;
+  const int tx = threadIdx.x;
+  const int x = static_cast<int>(blockIdx.x) * (bx - 2 * K) - K + tx;
+  const int z_lo = static_cast<int>(blockIdx.z) * e.chunk_z, z_hi = min(z_lo + e.chunk_z, e.n[2]) - 1;
+  const bool x_read = x >= read_lo<K>(e, 0) && x <= read_hi<K>(e, 0);
+  // The last sweep whose level is right at this x: j - 1 for tile column j.
+  const int x_last = min(last_sweep_at<K>(x, e.n[0], e.a_lo[0], e.a_hi[0]), min(tx, bx - 1 - tx) - 1);
+  const bool x_out = tx >= K && tx < bx - K && x < e.n[0];
+
+  int last[CY];       // the last sweep that updates the column and is right there, -1 when none
+  bool reads[CY];     // whether the column lies in the box the launch reads
+  bool writes[CY];    // whether the column is an output of this block
+  long long col[CY];  // the column's offset from U's low corner at z = 0
+  int slot[CY];       // the column's place in a shared plane
+  T below[K][CY], centre[K][CY];  // level j < K at planes p - j - 1 and p - j
+  T rhs[K + 1][CY];               // f at planes p .. p - K
+#pragma unroll
+  for (int c = 0; c < CY; ++c) {
+    const int row = threadIdx.y + c * blockDim.y;
+    const int y = static_cast<int>(blockIdx.y) * (rows - 2 * K) - K + row;
+    reads[c] = x_read && y >= read_lo<K>(e, 1) && y <= read_hi<K>(e, 1);
+    last[c] = min(min(x_last, last_sweep_at<K>(y, e.n[1], e.a_lo[1], e.a_hi[1])), min(row, rows - 1 - row) - 1);
+    writes[c] = x_out && row >= K && row < rows - K && y < e.n[1];
+    col[c] = x + y * e.sy;
+    slot[c] = row * bx + tx;
+#pragma unroll
+    for (int j = 0; j < K; ++j) below[j][c] = centre[j][c] = T(0);
+#pragma unroll
+    for (int j = 0; j <= K; ++j) rhs[j][c] = T(0);
+  }
+  for (int q = threadIdx.y * bx + tx; q < 2 * K * plane; q += blockDim.y * bx) planes[q] = T(0);
+  __syncthreads();
+
+  const int p_end = z_hi + K, z_read_hi = read_hi<K>(e, 2);
+  for (int p = max(z_lo - K, read_lo<K>(e, 2)); p <= p_end; ++p) {  // uniform over the block
+    T* const fresh = planes + (p & 1) * K * plane;    // written now, read next step
+    T* const stored = planes + (~p & 1) * K * plane;  // written last step
+    const bool plane_read = p <= z_read_hi;
+    T a[CY];  // level j - 1 at plane p - j + 1, then level j at plane p - j
+#pragma unroll
+    for (int c = 0; c < CY; ++c) {
+#pragma unroll
+      for (int j = K; j > 0; --j) rhs[j][c] = rhs[j - 1][c];
+      const bool load = plane_read && reads[c];
+      a[c] = load ? __ldg(in + col[c] + p * e.sz) : T(0);
+      rhs[0][c] = load ? __ldg(f + col[c] + p * e.sz) : T(0);
+    }
+#pragma unroll
+    for (int j = 1; j <= K; ++j) {
+      const int z = p - j;
+      const bool needed = z >= z_lo - (K - j) && z <= z_hi + (K - j);
+      const int sweep_limit = needed ? last_sweep_at<K>(z, e.n[2], e.a_lo[2], e.a_hi[2]) : -1;
+#pragma unroll
+      for (int c = 0; c < CY; ++c) {
+        const T* const s = stored + (j - 1) * plane + slot[c];
+        const T c0 = centre[j - 1][c];
+        T next = c0;
+        if (j - 1 <= min(last[c], sweep_limit))
+          next = jacobi_point(s[-1], s[1], s[-bx], s[bx], below[j - 1][c], a[c], rhs[j][c], k);
+        below[j - 1][c] = c0;
+        centre[j - 1][c] = a[c];
+        fresh[(j - 1) * plane + slot[c]] = a[c];
+        a[c] = next;
+      }
+    }
+    const int z = p - K;
+    if (z >= z_lo && z <= z_hi) {
+#pragma unroll
+      for (int c = 0; c < CY; ++c)
+        if (writes[c]) out[col[c] + z * e.sz] = a[c];
+    }
+    __syncthreads();
+  }
+}
+
+// What a block of `kernel` may have on the current device: threads (its registers limit them) and
+// dynamic shared memory (opted in up to the device's limit). Asked once per kernel instance.
+struct FusedLimits {
+  int threads;
+  std::size_t shared_bytes;
+};
+
+template <class Kernel>
+FusedLimits fused_limits(Kernel kernel) {
+  int device = 0, optin = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes a{};
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+  const int shared = std::min(optin - static_cast<int>(a.sharedSizeBytes), static_cast<int>(JacobiCudaParams::max_fused_shared_bytes));
+  GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+  return {a.maxThreadsPerBlock, static_cast<std::size_t>(shared)};
+}
+
+template <class T, int K, int CY>
+void launch_fused(const JacobiCudaParams& p, const T* in, T* out, const T* f, const FusedExtent& e,
+                  const PoissonCoefficients<T>& k, StreamHandle stream) {
+  static const FusedLimits limits = fused_limits(jacobi_fused_kernel<T, K, CY>);
+  const std::size_t shared = p.fused_shared_bytes(K, sizeof(T));
+  if (p.block_x * p.block_y > limits.threads || shared > limits.shared_bytes) {
+    std::ostringstream os;
+    os << p << " cannot launch " << K << " fused sweeps: a block of its kernel holds at most " << limits.threads
+       << " threads (registers) and " << limits.shared_bytes << " bytes of shared memory on this device, and it needs "
+       << p.block_x * p.block_y << " and " << shared;
+    throw Error(os.str());
+  }
+  const int out_x = p.block_x - 2 * K, out_y = p.block_y * CY - 2 * K;
+  const dim3 block(p.block_x, p.block_y);
+  const dim3 grid((e.n[0] + out_x - 1) / out_x, (e.n[1] + out_y - 1) / out_y, (e.n[2] + e.chunk_z - 1) / e.chunk_z);
+  jacobi_fused_kernel<T, K, CY><<<grid, block, shared, stream>>>(in, out, f, e, k);
+}
+
+template <class T, int K>
+void dispatch_rows(const JacobiCudaParams& p, const T* in, T* out, const T* f, const FusedExtent& e,
+                   const PoissonCoefficients<T>& k, StreamHandle stream) {
+  switch (p.cells_y) {
+    case 1: return launch_fused<T, K, 1>(p, in, out, f, e, k, stream);
+    case 2: return launch_fused<T, K, 2>(p, in, out, f, e, k, stream);
+    case 4: return launch_fused<T, K, 4>(p, in, out, f, e, k, stream);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void launch_jacobi_fused_cuda(const JacobiCudaParams& params, int sweeps, mesh::FieldView<const T, 3> in,
+                              mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f, const mesh::Box<3>& update,
+                              const mesh::Box<3>& active, const PoissonCoefficients<T>& k, StreamHandle stream) {
+  GRIDFLOW_REQUIRE(params.valid(), "invalid Jacobi CUDA parameters");
+  GRIDFLOW_REQUIRE(jacobi_fused_sweeps_at_most(sweeps) == sweeps && sweeps > 1,
+                   "no fused Jacobi kernel takes " + std::to_string(sweeps) + " sweeps");
+  if (!params.fits_sweeps(sweeps, sizeof(T))) {
+    std::ostringstream os;
+    os << params << " cannot take " << sweeps << " fused sweeps: its tile is too small for the rims or too large for shared memory";
+    throw Error(os.str());
+  }
+  if (update.empty()) return;
+  FusedExtent e{};
+  for (int d = 0; d < 3; ++d) {
+    e.n[d] = static_cast<int>(update.extent(d));
+    e.a_lo[d] = static_cast<int>(active.lo[d] - update.lo[d]);
+    e.a_hi[d] = static_cast<int>(active.hi[d] - update.lo[d]);
+  }
+  e.sy = in.stride[1];
+  e.sz = in.stride[2];
+  e.chunk_z = params.chunk_z;
+  const auto off = in.offset(update.lo[0], update.lo[1], update.lo[2]);
+  const T* src = in.data + off;
+  T* dst = out.data + off;
+  const T* rhs = f.data + off;
+  switch (sweeps) {
+    case 2: dispatch_rows<T, 2>(params, src, dst, rhs, e, k, stream); break;
+    case 3: dispatch_rows<T, 3>(params, src, dst, rhs, e, k, stream); break;
+    case 4: dispatch_rows<T, 4>(params, src, dst, rhs, e, k, stream); break;
+    case 8: dispatch_rows<T, 8>(params, src, dst, rhs, e, k, stream); break;
+  }
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+}
+
+template void launch_jacobi_fused_cuda<float>(const JacobiCudaParams&, int, mesh::FieldView<const float, 3>,
+                                              mesh::FieldView<float, 3>, mesh::FieldView<const float, 3>,
+                                              const mesh::Box<3>&, const mesh::Box<3>&, const PoissonCoefficients<float>&,
+                                              StreamHandle);
+template void launch_jacobi_fused_cuda<double>(const JacobiCudaParams&, int, mesh::FieldView<const double, 3>,
+                                               mesh::FieldView<double, 3>, mesh::FieldView<const double, 3>,
+                                               const mesh::Box<3>&, const mesh::Box<3>&,
+                                               const PoissonCoefficients<double>&, StreamHandle);
+
+}  // namespace gridflow::kernels::stencil
