@@ -10,10 +10,11 @@
 //   mean3d_s5      512^3 float, mean of 5 per axis, reflect
 //   mean3d_s3      512^3 float, mean of 3 per axis, reflect
 // Every case times the defaults and, unless --no-variants, every candidate of
-// filter_candidates (the direct variant, tiled shapes, fused or per axis), each first checked
-// bitwise against the host reference on a smaller array; "best" is the fastest that matched.
+// filter_candidates (the direct variant, tiled shapes fused or per axis, streaming strips; only
+// those of --variant NAME where given), each first checked bitwise against the host reference on
+// a smaller array; "best" is the fastest that matched.
 //
-//   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--json FILE]
+//   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--variant streaming] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -89,7 +90,7 @@ std::string to_text(const FilterTunables& t) {
 
 template <class T, int Dim>
 json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<long, 3> n_check, const FilterWeights<Dim>& w,
-                const Boundary& b, int repeats, double roof, bool variants, StreamHandle stream) {
+                const Boundary& b, int repeats, double roof, bool variants, const std::string& only, StreamHandle stream) {
   const auto global = box_of<T, Dim>(n);
   mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::device, "in"), out(global, 0, mesh::MemorySpace::device, "out");
   in.copy_from(host_pattern<T, Dim>(global));
@@ -134,6 +135,7 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
   if (variants) {
     json all = json::array(), best;
     for (const auto& t : filter_candidates(dims)) {
+      if (!only.empty() && only != to_string(t.variant)) continue;
       json m;
       try {
         m = measure(t);
@@ -160,8 +162,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> cases{"mean1d", "correlate1d", "gaussian2d_s1", "gaussian2d_s4", "mean3d_s5", "mean3d_s3"};
   int repeats = 7;
   bool no_variants = false;
-  std::string json_path;
+  std::string json_path, only;
   app.add_option("--cases", cases, "cases to run")->delimiter(',');
+  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming)");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_flag("--no-variants", no_variants, "time the defaults only");
   app.add_option("--json", json_path, "write the results here");
@@ -184,22 +187,22 @@ int main(int argc, char** argv) {
       const json spec = {{"name", name}, {"shape", {n1}}, {"filter", "mean"}, {"size", 5}, {"mode", "constant"}};
       results.push_back(bench_case<double, 2>(spec, 1, {n1, 1, 1}, {100003, 1, 1},
                                               separable_weights<2>({mean_weights(5), identity_weights()}, "mean"),
-                                              {BoundaryMode::constant, 0.0}, repeats, roof, variants, s));
+                                              {BoundaryMode::constant, 0.0}, repeats, roof, variants, only, s));
     } else if (name == "correlate1d") {
       const std::vector<double> w{0.05, 0.25, 0.4, 0.25, 0.05};
       const json spec = {{"name", name}, {"shape", {n1}}, {"filter", "correlate"}, {"weights", w}, {"mode", "reflect"}};
       results.push_back(bench_case<double, 2>(spec, 1, {n1, 1, 1}, {100003, 1, 1}, separable_weights<2>({w, identity_weights()}),
-                                              {BoundaryMode::reflect, 0.0}, repeats, roof, variants, s));
+                                              {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
     } else if (name == "gaussian2d_s1" || name == "gaussian2d_s4") {
       const double sigma = name == "gaussian2d_s1" ? 1.0 : 4.0;
       const json spec = {{"name", name}, {"shape", {n2, n2}}, {"filter", "gaussian"}, {"sigma", sigma}, {"truncate", 4.0}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 2>(spec, 2, {n2, n2, 1}, {515, 263, 1}, gaussian_filter<2>({sigma, sigma}),
-                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, s));
+                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
     } else if (name == "mean3d_s5" || name == "mean3d_s3") {
       const int size = name == "mean3d_s5" ? 5 : 3;
       const json spec = {{"name", name}, {"shape", {n3, n3, n3}}, {"filter", "mean"}, {"size", size}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 3>(spec, 3, {n3, n3, n3}, {67, 45, 37}, mean_filter<3>({size, size, size}),
-                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, s));
+                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
     } else {
       std::fprintf(stderr, "filter_bench: unknown case '%s'\n", name.c_str());
       return 2;

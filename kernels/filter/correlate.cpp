@@ -10,6 +10,7 @@
 #include "kernels/filter/correlate_cuda.hpp"
 #include "kernels/filter/correlate_point.hpp"
 #include "kernels/filter/filter_passes.hpp"
+#include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
 #include "mesh/check.hpp"
 
@@ -183,19 +184,27 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
     launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
     return;
   }
-  // The tiled variant where its shared memory fits: fused, else one launch per axis, else direct.
+  // Streaming where it applies and fits; else the tiled variant (streaming tunables run the tiled
+  // defaults) where its shared memory fits: fused, else one launch per axis, else direct.
+  if (m_tunables.variant == FilterVariant::streaming && streaming_applies<Dim>(m_weights.axis) &&
+      streaming_shared_bytes<T, Dim>(m_tunables, update, m_weights.axis) <= m_scratch->shared_bytes) {
+    m_path = "streaming";
+    launch_streaming_cuda<T, Dim>(m_tunables, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+    return;
+  }
+  const FilterTunables tunables = m_tunables.variant == FilterVariant::streaming ? FilterTunables::tiled_defaults_for(Dim) : m_tunables;
   std::array<int, 3> lengths{1, 1, 1};
   for (int d = 0; d < Dim; ++d) lengths[d] = m_weights.length(d);
   const auto fits = [&](const std::array<int, 3>& tile, const std::array<int, 3>& length) {
     return tiled_shared_bytes<Dim>(tile, length, sizeof(T)) <= m_scratch->shared_bytes;
   };
-  bool tiled = m_tunables.variant == FilterVariant::tiled;
-  if (tiled && m_tunables.fused && fits(tile_extents<Dim>(m_tunables, update), lengths)) {
+  bool tiled = tunables.variant != FilterVariant::direct;
+  if (tiled && tunables.fused && fits(tile_extents<Dim>(tunables, update), lengths)) {
     m_path = "tiled fused";
-    launch_tiled_cuda<T, Dim>(m_tunables, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+    launch_tiled_cuda<T, Dim>(tunables, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
     return;
   }
-  const std::array<int, 3> whole_tile{m_tunables.tile_x, m_tunables.tile_y, Dim == 3 ? m_tunables.tile_z : 1};
+  const std::array<int, 3> whole_tile{tunables.tile_x, tunables.tile_y, Dim == 3 ? tunables.tile_z : 1};
   for (int d = 0; d < Dim && tiled; ++d) {
     std::array<int, 3> one{1, 1, 1};
     one[d] = lengths[d];
@@ -209,7 +218,7 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
                                                               m_weights.length(axis), e, cval, stream);
                        std::array<std::vector<double>, Dim> one_axis;
                        for (int d = 0; d < Dim; ++d) one_axis[d] = d == axis ? m_weights.axis[d] : identity_weights();
-                       launch_tiled_cuda<T, Dim>(m_tunables, src, dst, box, one_axis, e, cval, stream);
+                       launch_tiled_cuda<T, Dim>(tunables, src, dst, box, one_axis, e, cval, stream);
                      });
 }
 

@@ -38,4 +38,13 @@ void launch_tiled_cuda(const FilterTunables& tunables, mesh::FieldView<const T, 
                        const mesh::Box<Dim>& update, const std::array<std::vector<double>, Dim>& axis, const Extension<Dim>& e,
                        T cval, StreamHandle stream);
 
+/// Streaming variant (streaming_cuda.cu): every axis pass of the separable weights `axis` in one
+/// launch, blocks walking the last axis (streaming_applies(axis) must hold); bitwise equal to the
+/// host reference like the tiled variant. Throws Error when a block's shared memory
+/// (streaming_shared_bytes) exceeds the device's.
+template <class T, int Dim>
+void launch_streaming_cuda(const FilterTunables& tunables, mesh::FieldView<const T, Dim> in, mesh::FieldView<T, Dim> out,
+                           const mesh::Box<Dim>& update, const std::array<std::vector<double>, Dim>& axis, const Extension<Dim>& e,
+                           T cval, StreamHandle stream);
+
 }  // namespace gridflow::kernels::filter

@@ -1,7 +1,9 @@
 #pragma once
 // The candidates a tuner (or bench/filter_bench) tries for the filter's CUDA variants: the direct
-// kernel, and tiled launches over thread counts, tile shapes and outputs per thread, fused and per
-// axis. A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth.
+// kernel, tiled launches over thread counts, tile shapes and outputs per thread, fused and per
+// axis, and streaming launches over strip widths, walk segments, outputs per thread and batches.
+// A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth.
+#include <utility>
 #include <vector>
 
 #include "kernels/filter/filter_tunables.hpp"
@@ -31,6 +33,13 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
       for (const Tile& s : dims == 2 ? tiles2 : tiles3)
         for (int cells : {1, 2, 4})
           for (bool unrolled : {false, true}) c.push_back({FilterVariant::tiled, t, s.x, s.y, s.z, fused, cells, unrolled});
+  // Streaming: tile x by y (3D) columns, z the walk segment (2D: y is the segment).
+  const std::vector<Tile> strips2 = {{64, 256, 1}, {64, 1024, 1}, {128, 256, 1}, {128, 1024, 1}, {256, 256, 1}, {256, 1024, 1}};
+  const std::vector<Tile> strips3 = {{32, 8, 64}, {32, 16, 64}, {64, 4, 64}, {64, 8, 64}, {64, 8, 128}, {128, 4, 64}, {128, 8, 128}};
+  const std::pair<int, int> cells_batch[] = {{2, 4}, {4, 8}, {8, 8}, {8, 16}};
+  for (int t : {128, 256})
+    for (const Tile& s : dims == 2 ? strips2 : strips3)
+      for (const auto& [cells, batch] : cells_batch) c.push_back({FilterVariant::streaming, t, s.x, s.y, s.z, true, cells, false, batch});
   return c;
 }
 

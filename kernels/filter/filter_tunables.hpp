@@ -14,14 +14,23 @@ enum class FilterVariant {
   /// the axis passes in shared memory and writes its outputs; weights in the constant bank (kernel
   /// parameters). Separable filters only (full weights fall back to `direct`).
   tiled,
+  /// Streaming: a block owns a strip of columns (2D: x; 3D: x by y) and walks its segment of the
+  /// last axis in batches of rows (planes), each input loaded once (asynchronous copies, two
+  /// batches in flight), the x (and y) passes into shared memory and the last axis's pass from a
+  /// ring of the intermediate rows, so no halo is reloaded along the walk and no intermediate
+  /// goes to DRAM. Separable filters that filter the last axis; otherwise `tiled` runs.
+  streaming,
 };
 
-inline const char* to_string(FilterVariant v) { return v == FilterVariant::direct ? "direct" : "tiled"; }
+inline const char* to_string(FilterVariant v) {
+  return v == FilterVariant::direct ? "direct" : v == FilterVariant::tiled ? "tiled" : "streaming";
+}
 
 /// Tunables of the CUDA filter kernels. Tile extents are clamped to the box being filtered; what
 /// a thin box takes off the tile's y and z extents goes to x (a 1D signal, a field of one row,
 /// runs tiles of tile_x * tile_y * tile_z points along x), so one set of tunables serves 1D to 3D.
-/// The most threads per block of the unrolled tiled kernel (its registers per thread).
+/// The most threads per block of the unrolled tiled kernel and of the streaming kernel (their
+/// registers per thread).
 constexpr int max_unrolled_threads = 512;
 
 struct FilterTunables {
@@ -42,19 +51,42 @@ struct FilterTunables {
   bool unrolled = false;  ///< tiled: loops over the weights unrolled for the filter's length (3, 5, 9 or
                           ///< 33 on every filtered axis), the rows of each phase dealt over all warps,
                           ///< four loads in flight per thread; false: the first tiled kernel
+                          ///< (streaming always unrolls for those lengths)
+  int batch = 8;       ///< streaming: rows (2D) or planes (3D) loaded per step of the walk, a multiple
+                       ///< of `cells`; more rows, fewer barriers and more loads in flight, a larger ring
 
-  /// Defaults for filters over `dims` axes, before any tuning: flat tiles in 2D, deeper ones in 3D
-  /// (whose fused tile with radius 2 must also fit in double).
-  static FilterTunables defaults_for(int dims) {
+  /// The tiled variant's defaults: flat tiles in 2D, deeper ones in 3D (whose fused tile with
+  /// radius 2 must also fit in double). What streaming tunables run where streaming does not apply.
+  static FilterTunables tiled_defaults_for(int dims) {
     FilterTunables t;
     if (dims == 3) t.tile_x = 32;
     else t.tile_y = 32;
     return t;
   }
+  /// Defaults for filters over `dims` axes, before any tuning: tiles along x for a 1D signal;
+  /// streaming in 2D and 3D (tiles are outputs per block, as the tiled variant's): strips of 128
+  /// columns walking 256 rows 16 at a time, 8 outputs per thread (2D: the fastest streaming
+  /// candidate for both Gaussians on an H100); 64 x 8 columns walking 128 planes 4 at a time, 4
+  /// outputs per thread (3D; a mean of 5 fits in double).
+  static FilterTunables defaults_for(int dims) {
+    if (dims == 1) return tiled_defaults_for(1);
+    FilterTunables t;
+    t.variant = FilterVariant::streaming;
+    t.threads = 256;
+    t.cells = dims == 3 ? 4 : 8;
+    t.batch = dims == 3 ? 4 : 16;
+    t.tile_x = dims == 3 ? 64 : 128;
+    t.tile_y = dims == 3 ? 8 : 256;
+    t.tile_z = dims == 3 ? 128 : 1;
+    return t;
+  }
 
   bool valid() const {
-    const bool cells_ok = cells == 1 || cells == 2 || cells == 4;
-    return cells_ok && (!unrolled || threads <= max_unrolled_threads) && threads >= 32 && threads <= 1024 && threads % 32 == 0 && tile_x >= 1 && tile_y >= 1 && tile_z >= 1;
+    const bool streaming = variant == FilterVariant::streaming;
+    const bool cells_ok = cells == 1 || cells == 2 || cells == 4 || (streaming && cells == 8);
+    const bool batch_ok = !streaming || (batch >= cells && batch <= 64 && batch % cells == 0);
+    return cells_ok && batch_ok && ((!unrolled && !streaming) || threads <= max_unrolled_threads) && threads >= 32 && threads <= 1024 && threads % 32 == 0 &&
+           tile_x >= 1 && tile_y >= 1 && tile_z >= 1;
   }
 };
 
@@ -62,6 +94,8 @@ inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
   os << "filter_cuda(" << to_string(t.variant);
   if (t.variant == FilterVariant::tiled)
     os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",fused=" << t.fused << ",cells=" << t.cells << ",unrolled=" << t.unrolled;
+  if (t.variant == FilterVariant::streaming)
+    os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
   return os << ')';
 }
 

@@ -22,6 +22,7 @@ template <class C>
 class FilterGpu : public ::testing::Test {};
 TYPED_TEST_SUITE(FilterGpu, gridflow::testing::PrecisionDimCases);
 
+template <int Dim>
 std::vector<FilterTunables> variants() {
   std::vector<FilterTunables> v;
   v.push_back({FilterVariant::direct});
@@ -40,6 +41,13 @@ std::vector<FilterTunables> variants() {
   v.push_back({FilterVariant::tiled, 64, 7, 5, 3, true, 4, true});
   v.push_back({FilterVariant::tiled, 32, 1, 1, 1, true, 2, true});
   v.push_back({FilterVariant::tiled, 96, 33, 3, 2, false, 1, true});
+  // Streaming: the defaults, tiles and segments that do not divide the array, one column per
+  // block, deep batches, every outputs-per-thread count.
+  v.push_back(FilterTunables::defaults_for(Dim));
+  v.push_back({FilterVariant::streaming, 64, 7, 5, 3, true, 2, false, 4});
+  v.push_back({FilterVariant::streaming, 32, 1, 1, 1, true, 1, false, 1});
+  v.push_back({FilterVariant::streaming, 512, 128, 8, 8, true, 8, false, 16});
+  v.push_back({FilterVariant::streaming, 96, 33, 3, 2, true, 4, false, 8});
   return v;
 }
 
@@ -52,7 +60,7 @@ void expect_variants_equal_host(const mesh::Field<T, Dim>& in, const mesh::Box<D
   mesh::Field<T, Dim> d_in(in.owned(), in.ghost_width(), mesh::MemorySpace::device, "d_in");
   mesh::Field<T, Dim> d_out(in.owned(), 0, mesh::MemorySpace::device, "d_out");
   d_in.copy_from(in);
-  for (const auto& t : variants()) {
+  for (const auto& t : variants<Dim>()) {
     FilterPlan<T, Dim> plan(w, b, global, t);
     try {
       plan.apply(d_in, d_out, update, stream.get());
@@ -102,6 +110,41 @@ TYPED_TEST(FilterGpu, RadiusThirtyTwoAlongEachAxis) {
       for (int d = 0; d < Dim; ++d) axes[d] = d == axis ? ft::random_weights(length, 40u + length) : mean_weights(3);
       for (const auto& b : ft::boundary_cases()) expect_variants_equal_host<T, Dim>(input, separable_weights<Dim>(axes), b, stream);
     }
+}
+
+// The streaming kernel at every radius 0..32 on every axis and in every mode: the lengths its loops
+// are unrolled for (3, 5, 9, 33) and the loops at run time, a tile small enough to stream even
+// radius 32 in 3D double, and the defaults wherever they fit.
+TYPED_TEST(FilterGpu, StreamingAtEveryRadius) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = typename TypeParam::value_type;
+  constexpr int Dim = TypeParam::dim;
+  mesh::Stream stream;
+  const ft::Dense input = ft::random_dense({Dim == 3 ? 38 : 70, Dim == 3 ? 36 : 67, Dim == 3 ? 34 : 1}, 12);
+  const auto global = ft::box_of<Dim>(input.n);
+  mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::host), want(global, 0, mesh::MemorySpace::host), got(global, 0, mesh::MemorySpace::host);
+  ft::put(input, in, ft::origin<Dim>());
+  mesh::Field<T, Dim> d_in(global, 0, mesh::MemorySpace::device), d_out(global, 0, mesh::MemorySpace::device);
+  d_in.copy_from(in);
+  const FilterTunables small{FilterVariant::streaming, 64, 8, 2, 8, true, 2, false, 2};
+  for (int radius = 0; radius <= 32; ++radius) {
+    std::array<std::vector<double>, Dim> axes;
+    for (int d = 0; d < Dim; ++d) axes[d] = ft::random_weights(2 * radius + 1, 60u + radius + d);
+    const auto w = separable_weights<Dim>(axes);
+    for (const auto& b : ft::boundary_cases()) {
+      FilterPlan<T, Dim>(w, b, global).apply(in, want, global, nullptr);
+      for (const auto& t : {small, FilterTunables::defaults_for(Dim)}) {
+        FilterPlan<T, Dim> plan(w, b, global, t);
+        plan.apply(d_in, d_out, global, stream.get());
+        got.copy_from(d_out);
+        if (t.tile_x == small.tile_x) EXPECT_STREQ(plan.path(), "streaming") << "radius " << radius;
+        const auto differ = ft::bit_difference(got, want, global);
+        EXPECT_EQ(differ.count, 0u) << t << " (ran " << plan.path() << "), radius " << radius << ", " << ft::describe<Dim>(w, b) << ":"
+                                    << differ.first;
+      }
+    }
+  }
 }
 
 TYPED_TEST(FilterGpu, ADecomposedPieceReadsItsGhosts) {

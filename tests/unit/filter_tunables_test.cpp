@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/filter/filter_search_space.hpp"
+#include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
 
 using namespace gridflow;
@@ -26,6 +27,48 @@ TEST(FilterTunables, EveryCandidateIsValidAndTheDirectVariantIsAmongThem) {
   bad.unrolled = true;
   bad.threads = 1024;  // the unrolled kernel's registers allow 512
   EXPECT_FALSE(bad.valid());
+  bad = FilterTunables::defaults_for(2);
+  bad.threads = 1024;  // so do the streaming kernel's
+  EXPECT_FALSE(bad.valid());
+  bad = FilterTunables::defaults_for(3);
+  bad.batch = 6;  // not a multiple of cells = 4
+  EXPECT_FALSE(bad.valid());
+  bad.cells = 8;  // streaming takes 8 outputs per thread, tiled does not
+  bad.batch = 8;
+  EXPECT_TRUE(bad.valid());
+  bad.variant = FilterVariant::tiled;
+  EXPECT_FALSE(bad.valid());
+}
+
+TEST(FilterTunables, StreamingTilesAndSharedMemory) {
+  const FilterTunables t2 = FilterTunables::defaults_for(2), t3 = FilterTunables::defaults_for(3);
+  EXPECT_EQ(t2.variant, FilterVariant::streaming);
+  EXPECT_EQ(FilterTunables::defaults_for(1).variant, FilterVariant::tiled);
+  // Axes x, cross y, walk; each clamped, nothing widened.
+  EXPECT_EQ((streaming_tile<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}})), (std::array<int, 3>{128, 1, 256}));
+  EXPECT_EQ((streaming_tile<2>(t2, mesh::Box<2>{{5, 5}, {14, 7}})), (std::array<int, 3>{10, 1, 3}));
+  EXPECT_EQ((streaming_tile<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}})), (std::array<int, 3>{64, 8, 128}));
+  // Float, 2D, tile 128, lengths 9 x 9, batch 8: input 2 x 8 x 1 x 136, ring 2 x (8 + 8) x 1 x 128.
+  const StreamingLayout l2(128, 1, 9, 1, 9, 8, 4, false);
+  EXPECT_EQ(l2.pitch_in, 136);
+  EXPECT_EQ(l2.bytes(4), (2u * 8 * 136 + 2u * 16 * 128) * 4);
+  // 3D, tile 6 x 2, lengths 3 x 3 x 5, batch 2, double: rows padded to whole 16-byte vectors.
+  const StreamingLayout l3(6, 2, 3, 3, 5, 2, 2, true);
+  EXPECT_EQ(l3.ey, 4);
+  EXPECT_EQ(l3.pitch_mid, 6);
+  EXPECT_EQ(l3.pitch_in, 8);
+  EXPECT_EQ(l3.slots, 6);
+  EXPECT_EQ(l3.bytes(8), (2u * 2 * 4 * 8 + 2u * 4 * 6 + 2u * 6 * 2 * 6) * 8);
+  // The defaults stream the benchmark's filters within the H100/H200's 227 KiB per block, in
+  // double too: 2D Gaussian radius 16 and 32, 3D mean of 5.
+  const std::size_t h100 = 227 * 1024;
+  const mesh::Box<2> b2{{0, 0}, {8191, 8191}};
+  const mesh::Box<3> b3{{0, 0, 0}, {511, 511, 511}};
+  EXPECT_LE((streaming_shared_bytes<double, 2>(t2, b2, {gaussian_weights(4.0), gaussian_weights(4.0)})), h100);
+  EXPECT_LE((streaming_shared_bytes<double, 2>(t2, b2, {gaussian_weights(8.0), gaussian_weights(8.0)})), h100);
+  EXPECT_LE((streaming_shared_bytes<double, 3>(t3, b3, {mean_weights(5), mean_weights(5), mean_weights(5)})), h100);
+  EXPECT_TRUE((streaming_applies<2>({mean_weights(3), mean_weights(3)})));
+  EXPECT_FALSE((streaming_applies<2>({mean_weights(3), identity_weights()})));  // a 1D signal: tiled
 }
 
 TEST(FilterTunables, TheUnrolledLengthIsTheOneLengthOfTheFilteredAxes) {
@@ -39,11 +82,11 @@ TEST(FilterTunables, TheUnrolledLengthIsTheOneLengthOfTheFilteredAxes) {
 }
 
 TEST(FilterTunables, TilesClampToTheBoxAndAThinBoxWidensX) {
-  const FilterTunables t2 = FilterTunables::defaults_for(2);  // 64 x 32
+  const FilterTunables t2 = FilterTunables::tiled_defaults_for(2);  // 64 x 32
   EXPECT_EQ((tile_extents<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}})), (std::array<int, 3>{64, 32, 1}));
   EXPECT_EQ((tile_extents<2>(t2, mesh::Box<2>{{0, 0}, {9999999, 0}})), (std::array<int, 3>{2048, 1, 1}));  // a 1D signal
   EXPECT_EQ((tile_extents<2>(t2, mesh::Box<2>{{5, 5}, {14, 7}})), (std::array<int, 3>{10, 3, 1}));
-  const FilterTunables t3 = FilterTunables::defaults_for(3);  // 32 x 16 x 8
+  const FilterTunables t3 = FilterTunables::tiled_defaults_for(3);  // 32 x 16 x 8
   EXPECT_EQ((tile_extents<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}})), (std::array<int, 3>{32, 16, 8}));
   // The defaults' fused tiles fit the H100/H200's 227 KiB per block for the benchmark's filters,
   // in float and in double: 2D Gaussian radius 16, 3D mean of 5.
