@@ -26,6 +26,8 @@ struct RunOptions {
   std::int64_t output_every = 0;      ///< steps between outputs; 0 writes the final state only
   bool output_enabled = true;         ///< false writes nothing (benchmarks)
   std::int64_t progress_every = 0;    ///< steps between progress lines; 0 = about ten per run
+  bool device_expressions = false;    ///< device runs evaluate the deck's formulas over whole fields on
+                                      ///< the device (compiled at run time); false: on the host, as CPU runs do
   autotune::TuningOptions tuning;     ///< the [tuning] keys
 };
 
