@@ -1,6 +1,7 @@
 #include "solver/evaluate_on_device.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "kernels/core/runtime_kernel.hpp"
@@ -63,6 +64,12 @@ std::string kernel_source(const CoordinateFunction& f) {
 }  // namespace
 
 bool has_device_form(const CoordinateFunction& f) { return kernels::core::cuda_built && !f.device_source().empty(); }
+
+bool zero_everywhere(const CoordinateFunction& f) {
+  if (!f.constant()) return false;
+  const double v = f.eval(0, 0, 0, 0);
+  return v == 0 && !std::signbit(v);
+}
 
 template <class T, int Dim>
 void evaluate_on_device(const CoordinateFunction& f, const mesh::Grid<Dim>& grid, const mesh::Box<Dim>& box,

@@ -24,6 +24,9 @@ struct NonFiniteWatchOn {
 
 /// Whether `f` can be evaluated on the device (it has a device source, and the build has CUDA).
 bool has_device_form(const CoordinateFunction& f);
+/// Whether `f` is +0 everywhere (the common initial value "0"): what a new field already holds, so
+/// there is nothing to evaluate or compile.
+bool zero_everywhere(const CoordinateFunction& f);
 
 /// Sets out(p) = T(f(coordinates of p)) for every p in `box` (global indices, inside the view's
 /// allocation) on `stream`, without blocking. A view with data == nullptr stores nothing: the

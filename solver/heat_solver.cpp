@@ -52,7 +52,10 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
   const auto visible = m_u->ghosted().intersect(grid.points());
   const auto updated = updated_points();  // the boundary points take the boundary expressions' values
-  if (space == mesh::MemorySpace::device && config.run.device_expressions && has_device_form(*config.initial)) {
+  const bool on_device = space == mesh::MemorySpace::device && config.run.device_expressions;
+  if (zero_everywhere(*config.initial)) {
+    // the fields were allocated zero, in either memory space
+  } else if (on_device && has_device_form(*config.initial)) {
     evaluate_on_device(*config.initial, grid, visible, m_u->view(), stream, {m_non_finite.watch(0), updated});
     m_v->copy_from(*m_u);
   } else {

@@ -29,7 +29,10 @@ PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decom
 
   // Ghosts too: deep-halo sweeps recompute the neighbours' edge points and need f there.
   const auto visible = m_f->ghosted().intersect(grid.points());
-  if (space == mesh::MemorySpace::device && config.run.device_expressions && has_device_form(*config.rhs)) {
+  const bool on_device = space == mesh::MemorySpace::device && config.run.device_expressions;
+  if (zero_everywhere(*config.rhs)) {
+    // f was allocated zero, in either memory space
+  } else if (on_device && has_device_form(*config.rhs)) {
     evaluate_on_device(*config.rhs, grid, visible, m_f->view(), stream);
   } else {
     mesh::Field<T, 3> f_host(decomposition.owned(), g, mesh::MemorySpace::host, "f_host");

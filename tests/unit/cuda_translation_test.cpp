@@ -6,9 +6,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "app/cuda_translation.hpp"
 #include "app/expression.hpp"
+#include "solver/evaluate_on_device.hpp"
 
 using gridflow::app::cuda_literal;
 using gridflow::app::Expression;
@@ -128,4 +130,29 @@ TEST(CudaTranslation, ExpressionCarriesItsDeviceFunction) {
   // A constant formula is folded to muParser's own value.
   const Expression c("heat.initial", "sin(1) / 3", {"x", "y"});
   EXPECT_NE(c.device_source().find("return " + cuda_literal(std::sin(1.0) / 3) + ";"), std::string::npos) << c.device_source();
+}
+
+// The host evaluates the formula as written, as the device form does: muParser's optimizer, which
+// rewrote 3*(x+1) as x*3+3 and x*3*5 as x*15, stays off (in bulk and point by point).
+TEST(CudaTranslation, TheHostEvaluatesAsWritten) {
+  const Expression a("k", "3*(x+1)", {"x"}), b("k", "x*3*5", {"x"});
+  std::vector<double> x(20000), out_a(x.size()), out_b(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.001237 * static_cast<double>(i + 1);
+  a.eval_bulk(static_cast<int>(x.size()), {x.data()}, out_a.data());
+  b.eval_bulk(static_cast<int>(x.size()), {x.data()}, out_b.data());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(out_a[i], (x[i] + 1) * 3) << x[i];
+    ASSERT_EQ(out_b[i], (x[i] * 3) * 5) << x[i];
+    ASSERT_EQ(a.eval(x[i], 0, 0, 0), out_a[i]) << x[i];
+  }
+}
+
+// A start of +0 everywhere is what a new field holds: no evaluation, no compilation, the same bits.
+TEST(CudaTranslation, ZeroEverywhereIsOnlyPositiveZero) {
+  using gridflow::solver::zero_everywhere;
+  EXPECT_TRUE(zero_everywhere(Expression("heat.initial", "0", {"x", "y"})));
+  EXPECT_TRUE(zero_everywhere(Expression("heat.initial", "1 - 1", {"x", "y"})));
+  EXPECT_FALSE(zero_everywhere(Expression("heat.initial", "-0", {"x", "y"})));  // -0 has other bits
+  EXPECT_FALSE(zero_everywhere(Expression("heat.initial", "0 * x", {"x", "y"})));  // -0 where x < 0, NaN for inf
+  EXPECT_FALSE(zero_everywhere(Expression("heat.initial", "1e-300", {"x", "y"})));
 }
