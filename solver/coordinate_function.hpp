@@ -1,8 +1,9 @@
 #pragma once
 // CoordinateFunction: a real function of the grid coordinates (x, y[, z]) and, for boundary values,
 // of time t: how the numerics see the deck's formulas. Evaluated on the host, point by point or in
-// batches, and on the device from its CUDA source (evaluate_on_device.hpp). The solvers know only this interface; the application implements it (muParser), so the
-// numerics library links no expression parser.
+// batches, and on the device from its CUDA source (evaluate_on_device.hpp). The solvers know only
+// this interface; the application implements it (muParser), so the numerics library links no
+// expression parser.
 #include <memory>
 #include <string>
 #include <vector>
