@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
 #include "mesh/check.hpp"
+#include "kernels/core/non_finite_flag.hpp"
 #include "solver/evaluate_on_box.hpp"
+#include "solver/evaluate_on_device.hpp"
 
 namespace gridflow::app {
 
@@ -27,7 +30,17 @@ void ExactError<T>::act(const RunState<T, 3>& state, RunControl&) {
   m_value = global;
 }
 
-void require_finite_exact(const std::string& key, const solver::CoordinateFunction& exact, const mesh::Decomposition<3>& d) {
+void require_finite_exact(const std::string& key, const solver::CoordinateFunction& exact, const mesh::Decomposition<3>& d,
+                          mesh::MemorySpace space, StreamHandle stream) {
+  if (exact.constant() && std::isfinite(exact.eval(0, 0, 0))) return;
+  if (space == mesh::MemorySpace::device && solver::has_device_form(exact)) {
+    const kernels::core::NonFiniteFlag flag(d.grid(), space);
+    solver::evaluate_on_device<double, 3>(exact, d.grid(), d.owned(), {}, stream, {flag.watch(0), d.owned()});
+    const std::uint64_t local = flag.read(stream);
+    std::uint64_t first = local;
+    GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local, &first, 1, MPI_UINT64_T, MPI_MIN, d.comm()));
+    if (first == kernels::core::no_non_finite) return;
+  }
   long long bad = 0;
   std::array<double, 4> first{};  // x, y, z, value of this rank's first bad point
   solver::evaluate_on_box(exact, d.grid(), d.owned(), [&](const auto& p, double v) {

@@ -6,6 +6,8 @@
 
 #include "app/observer.hpp"
 #include "mesh/decomposition.hpp"
+#include "mesh/host_device.hpp"
+#include "mesh/memory_space.hpp"
 #include "solver/coordinate_function.hpp"
 
 namespace gridflow::app {
@@ -31,8 +33,10 @@ class ExactError final : public Observer<T, 3> {
 
 /// Collective: InputError naming `key` (poisson.exact) when `exact` is NaN or infinite at some grid
 /// point, with the first such point; the error against it would be NaN or infinite (or, as a max
-/// that skips NaN, too small).
-void require_finite_exact(const std::string& key, const solver::CoordinateFunction& exact, const mesh::Decomposition<3>& d);
+/// that skips NaN, too small). In a device run a formula with a device form is checked on the
+/// device first; only a failing check is redone on the host to name the point.
+void require_finite_exact(const std::string& key, const solver::CoordinateFunction& exact, const mesh::Decomposition<3>& d,
+                          mesh::MemorySpace space, StreamHandle stream);
 
 extern template class ExactError<float>;
 extern template class ExactError<double>;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/cuda_translation.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::app {
@@ -16,6 +17,7 @@ Expression::Expression(const std::string& key, const std::string& text, const st
   std::string names;
   for (const auto& v : variables) names += (names.empty() ? "" : ", ") + v;
   try {
+    m_parser->EnableOptimizer(false);
     m_parser->DefineConst("pi", M_PI);
     m_parser->DefineConst("e", M_E);
     for (const auto& [name, value] : constants) m_parser->DefineConst(name, value);
@@ -31,6 +33,14 @@ Expression::Expression(const std::string& key, const std::string& text, const st
     if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN)
       reason = "unknown name '" + e.GetToken() + "' (it may use " + (names.empty() ? "no variables" : names) + ")";
     throw InputError("key '" + key + "': cannot use expression \"" + text + "\": " + reason);
+  }
+  std::map<std::string, double> all_constants = constants;
+  all_constants.emplace("pi", M_PI);
+  all_constants.emplace("e", M_E);
+  if (constant()) {
+    m_device_source = cuda_formula_source(cuda_literal(eval(0, 0, 0, 0)));
+  } else if (const auto translated = translate_to_cuda(text, variables, all_constants)) {
+    m_device_source = cuda_formula_source(*translated);
   }
 }
 

@@ -2,6 +2,9 @@
 // Expression: a formula from the deck (muParser syntax: sin, exp, ^, pi, e, ...) of a fixed set of
 // variables, checked when it is made: a syntax error or a variable outside the set is an
 // InputError naming the deck key. Not thread-safe (muParser keeps its state in the parser).
+// muParser's bytecode optimizer is off: it rewrote 3*(x+1) as x*3+3, which rounds differently, and
+// the device form (cuda_translation.hpp) computes the operations as written, so that host and
+// device agree to the bit wherever they perform the same operations.
 // The application's implementation of the solvers' CoordinateFunction.
 #include <map>
 #include <memory>
@@ -36,6 +39,9 @@ class Expression final : public solver::CoordinateFunction {
   /// Whether the formula uses none of its variables (its value is the same everywhere).
   bool constant() const override { return m_used.empty(); }
   const std::string& text() const override { return m_text; }
+  const std::string& key() const override { return m_key; }
+  /// The CUDA form of the formula (a constant one folded to its host value), or empty.
+  std::string device_source() const override { return m_device_source; }
 
  private:
   std::string m_key;
@@ -44,6 +50,7 @@ class Expression final : public solver::CoordinateFunction {
   std::unique_ptr<double[]> m_values;  // muParser binds variables by address
   std::vector<std::string> m_used;
   std::vector<std::string> m_variables;
+  std::string m_device_source;
 };
 
 }  // namespace gridflow::app

@@ -86,6 +86,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
   auto started = std::make_unique<solver::HeatSolver<T>>(config, decomposition, space, stream, transport,
                                                  kernels::stencil::HeatCudaParams{}, ghost_width.plan.capacity());
   const double setup_seconds = MPI_Wtime() - setup_start;  // fields and their initial values
+  const solver::HeatSetupTimes setup_parts = started->setup_times();
   require_finite_start<T>(config, decomposition, started->non_finite(), stream);
 
   // A restart continues the checkpoint's run: its solution, step and output series.
@@ -251,6 +252,9 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
       s.stepping_seconds = stepping_seconds;
       s.cell_updates_per_second = rate;
       s.phases = phases;
+      s.phases.emplace_back("set-up.fields", setup_parts.fields);  // rank 0's parts of it
+      s.phases.emplace_back("set-up.initial values", setup_parts.initial);
+      s.phases.emplace_back("set-up.other", setup_parts.other);
       write_summary_json(s, summary_path);
     }
   }

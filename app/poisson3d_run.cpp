@@ -96,7 +96,9 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
                                                          : solver::GhostWidthPlan{config.run.halo_width, {}},
                                std::nullopt};
   if (root) std::printf("  %s\n", ghost_width.setup_text().c_str());
+  const double setup_start = MPI_Wtime();  // fields, f, ||b||, the solver, the exact solution's check
   solver::PoissonProblem<T> problem(config, d, space, stream, ghost_width.plan.capacity());
+  const double problem_seconds = MPI_Wtime() - setup_start;  // u, f and ||b|| (it waits for the device)
   const solver::PoissonContext context{config, d, space, stream, transport};
   std::optional<autotune::OnlineTuningResult> tuning;
   const auto on_tuned = [&](const autotune::OnlineTuningResult& result) { tuning = result; };
@@ -108,6 +110,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     solver = std::make_unique<solver::JacobiSolver<T>>(context, solver::JacobiOnlineTuning{ghost_width.plan, on_tuned});
   else if (config.solver == "jacobi") solver = std::make_unique<solver::JacobiSolver<T>>(context);
   else solver = solver::make_poisson_solver<T>(context);
+  const double solver_seconds = MPI_Wtime() - setup_start - problem_seconds;
   const double b_norm = problem.b_norm();
   // The same global value on every rank, so every rank stops alike. A NaN ||b|| makes every
   // relative residual NaN, which some solvers took for convergence.
@@ -115,7 +118,8 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     throw InputError("key 'poisson.rhs' (with the poisson.boundary.* faces): ||b|| = " + exact_decimal(b_norm) +
                      " is not finite: the right-hand side or a boundary value is NaN or infinite (or overflows " +
                      (sizeof(T) == 4 ? "float" : "double") + ") somewhere on the grid");
-  if (config.exact) require_finite_exact("poisson.exact", *config.exact, d);
+  if (config.exact) require_finite_exact("poisson.exact", *config.exact, d, config.run.device_expressions ? space : mesh::MemorySpace::host, stream);
+  const double setup_seconds = MPI_Wtime() - setup_start;
   if (root) std::printf("  ||b|| = %.6e, tolerance %.1e on ||b - A u|| / ||b||\n", b_norm, config.tolerance);
   // b = 0 (f = 0 and zero boundary values): u = 0 is the solution, there is nothing to solve.
   auto solve = b_norm == 0 ? nullptr : solver->start(problem.u(), problem.f(), b_norm, {});
@@ -205,7 +209,11 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
     s.wall_seconds = MPI_Wtime() - wall_start;
     s.stepping_seconds = report.seconds;
     s.cell_updates_per_second = report.seconds > 0 ? static_cast<double>(grid.interior().size()) * report.iterations / report.seconds : 0;
-    s.phases = {{"solve", report.seconds}};
+    s.phases = {{"set-up", setup_seconds},
+                {"set-up.fields, f and ||b||", problem_seconds},
+                {"set-up.solver", solver_seconds},
+                {"set-up.exact solution check", setup_seconds - problem_seconds - solver_seconds},
+                {"solve", report.seconds}};
     for (const auto& [name, seconds] : report.phases) s.phases.emplace_back("solve." + name, seconds);
     s.phases.emplace_back("output (stepping waited)", output.seconds());
     s.phases.emplace_back("output writes (background)", output.background_seconds());

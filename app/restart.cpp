@@ -13,7 +13,7 @@ namespace gridflow::app {
 namespace {
 
 bool is_run_control(const std::string& key) {
-  static const char* const prefixes[] = {"output.", "progress.", "run.", "checkpoint.", "tuning.", "halo."};
+  static const char* const prefixes[] = {"output.", "progress.", "run.", "checkpoint.", "tuning.", "halo.", "expressions."};
   static const char* const keys[] = {"deck",       "restart",       "device",      "device_sharing",         "decomposition",
                                      "heat.steps", "heat.t_end",    "heat.safety", "poisson.max_iterations", "poisson.tolerance",
                                      "poisson.exact"};

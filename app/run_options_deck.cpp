@@ -71,6 +71,8 @@ solver::RunOptions read_run_options(Deck& deck, int dim) {
   if (o.output_every < 0) throw InputError("key 'output.every': must be >= 0 (0 writes the final state only)");
   o.progress_every = deck.integer("progress.every", 0);
   if (o.progress_every < 0) throw InputError("key 'progress.every': must be >= 0 (0 = about ten reports)");
+  // Not for device = "auto": the tuner's choice of device must not change the run's bits.
+  o.device_expressions = deck.boolean("expressions.device", o.device == "gpu");
   o.tuning = read_tuning_options(deck);
   return o;
 }

@@ -1,6 +1,7 @@
 #include "solver/heat_solver.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -8,6 +9,7 @@
 
 #include "mesh/check.hpp"
 #include "solver/evaluate_on_box.hpp"
+#include "solver/evaluate_on_device.hpp"
 
 namespace gridflow::solver {
 
@@ -18,12 +20,19 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
     : m_config(config), m_decomposition(decomposition), m_space(space), m_stream(stream),
       m_non_finite(decomposition.grid(), space), m_interior(space, stream), m_edge(space, stream),
       m_boundary_timer(space, stream), m_exchange(mesh::MemorySpace::host, nullptr) {
+  auto last = std::chrono::steady_clock::now();
+  const auto lap = [&] {  // seconds since the last lap, the stream's work included
+    if (space == mesh::MemorySpace::device) mesh::synchronize(stream);
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(last, now)).count();
+  };
   const auto& grid = decomposition.grid();
   const double dx = grid.spacing(0), dy = grid.spacing(1);
   m_coefficients = {static_cast<T>(config.a * config.dt / (dx * dx)), static_cast<T>(config.a * config.dt / (dy * dy))};
   const int g = ghost_capacity > 0 ? ghost_capacity : config.run.halo_width;
   m_u = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u");
   m_v = std::make_unique<mesh::Field<T, 2>>(decomposition.owned(), g, space, "u_next");
+  m_setup_times.fields = lap();
   m_boundary = std::make_unique<DirichletBoundary<T, 2>>(grid, config.boundary, space, stream);
   if (decomposition.size() > 1 && space == mesh::MemorySpace::device) {
     m_halo_stream.emplace(/*high_priority=*/true);
@@ -38,20 +47,32 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
   untuned.transport = transport;
   set_tunables(untuned);
 
+  m_setup_times.other = lap();  // the boundary's and the halos' set-up
+
   // u(0) everywhere this rank can see (ghosts too: neighbours evaluate the same values), then the
   // boundary points from the boundary expressions, in both buffers: the stencil never writes them.
-  mesh::Field<T, 2> start(decomposition.owned(), g, mesh::MemorySpace::host, "u0");
-  const auto visible = start.ghosted().intersect(grid.points());
+  const auto visible = m_u->ghosted().intersect(grid.points());
   const auto updated = updated_points();  // the boundary points take the boundary expressions' values
-  evaluate_on_box(*config.initial, grid, visible, [&](const auto& p, double v) {
-    const T value = static_cast<T>(v);
-    start(p[0], p[1]) = value;
-    if (!kernels::core::finite_value(value) && updated.contains(mesh::Box<2>{p, p})) m_non_finite.record_host(0, p[0], p[1]);
-  });
-  m_u->copy_from(start);
-  m_v->copy_from(start);
+  const bool on_device = space == mesh::MemorySpace::device && config.run.device_expressions;
+  if (zero_everywhere(*config.initial)) {
+    // the fields were allocated zero, in either memory space
+  } else if (on_device && has_device_form(*config.initial)) {
+    evaluate_on_device(*config.initial, grid, visible, m_u->view(), stream, {m_non_finite.watch(0), updated});
+    m_v->copy_from(*m_u);
+  } else {
+    mesh::Field<T, 2> start(decomposition.owned(), g, mesh::MemorySpace::host, "u0");
+    evaluate_on_box(*config.initial, grid, visible, [&](const auto& p, double v) {
+      const T value = static_cast<T>(v);
+      start(p[0], p[1]) = value;
+      if (!kernels::core::finite_value(value) && updated.contains(mesh::Box<2>{p, p})) m_non_finite.record_host(0, p[0], p[1]);
+    });
+    m_u->copy_from(start);
+    m_v->copy_from(start);
+  }
+  m_setup_times.initial = lap();
   m_boundary->apply(*m_u, visible, 0.0, &m_non_finite, 0);
   m_boundary->apply(*m_v, visible, 0.0);
+  m_setup_times.other += lap();
 }
 
 template <class T>

@@ -38,6 +38,13 @@ struct HeatTimes {
   double exchange = 0;  ///< ghost exchange, host wall time of begin + finish (idle waiting included)
 };
 
+/// Where the constructor's time went on this rank (seconds, device work waited for).
+struct HeatSetupTimes {
+  double fields = 0;   ///< allocating (and zeroing) u and u_next
+  double initial = 0;  ///< the initial values, both buffers
+  double other = 0;    ///< boundary values, halo set-up, the rest
+};
+
 /// What may change between two advance() calls without changing a bit of the result (deep_halo.hpp
 /// says why). Fused steps need a launch shape that takes them (HeatCudaParams::fits_shared_memory);
 /// moving boundary values reach the launches' inner steps through DirichletBoundary::ring.
@@ -94,6 +101,7 @@ class HeatSolver {
   /// boundary values included, step 0 for the initial ones): raised by the stencil kernels and the
   /// boundary evaluation as they write, read by whoever checks (reading waits for the stream).
   const kernels::core::NonFiniteFlag& non_finite() const { return m_non_finite; }
+  const HeatSetupTimes& setup_times() const { return m_setup_times; }
   /// Ghost exchanges made so far, by width (none on one rank).
   const halo::ExchangeTally& exchanges_by_width() const { return m_halos->exchanges_by_width(); }
 
@@ -110,6 +118,7 @@ class HeatSolver {
   kernels::stencil::HeatCoefficients<T> m_coefficients;
   std::unique_ptr<mesh::Field<T, 2>> m_u, m_v;
   kernels::core::NonFiniteFlag m_non_finite;
+  HeatSetupTimes m_setup_times;
   std::unique_ptr<DirichletBoundary<T, 2>> m_boundary;
   std::optional<mesh::Stream> m_halo_stream;          // device fields on several ranks only
   std::optional<halo::HaloExchangeSet<T, 2>> m_halos;  // on m_halo_stream when there is one

@@ -7,6 +7,7 @@
 #include "mesh/check.hpp"
 #include "solver/dirichlet_boundary.hpp"
 #include "solver/evaluate_on_box.hpp"
+#include "solver/evaluate_on_device.hpp"
 
 namespace gridflow::solver {
 
@@ -26,11 +27,18 @@ PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decom
   m_u = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "u");
   m_f = std::make_unique<mesh::Field<T, 3>>(decomposition.owned(), g, space, "f");
 
-  mesh::Field<T, 3> f_host(decomposition.owned(), g, mesh::MemorySpace::host, "f_host");
   // Ghosts too: deep-halo sweeps recompute the neighbours' edge points and need f there.
-  evaluate_on_box(*config.rhs, grid, f_host.ghosted().intersect(grid.points()),
-                  [&](const auto& p, double v) { f_host(p[0], p[1], p[2]) = static_cast<T>(v); });
-  m_f->copy_from(f_host);
+  const auto visible = m_f->ghosted().intersect(grid.points());
+  const bool on_device = space == mesh::MemorySpace::device && config.run.device_expressions;
+  if (zero_everywhere(*config.rhs)) {
+    // f was allocated zero, in either memory space
+  } else if (on_device && has_device_form(*config.rhs)) {
+    evaluate_on_device(*config.rhs, grid, visible, m_f->view(), stream);
+  } else {
+    mesh::Field<T, 3> f_host(decomposition.owned(), g, mesh::MemorySpace::host, "f_host");
+    evaluate_on_box(*config.rhs, grid, visible, [&](const auto& p, double v) { f_host(p[0], p[1], p[2]) = static_cast<T>(v); });
+    m_f->copy_from(f_host);
+  }
 
   DirichletBoundary<T, 3> boundary(grid, config.boundary, space, stream);
   boundary.apply(*m_u, m_u->ghosted().intersect(grid.points()), 0.0);

@@ -27,6 +27,8 @@ struct RunOptions {
   bool output_enabled = true;         ///< false writes nothing (benchmarks)
   bool output_async = true;           ///< write on a background thread while the run steps on
   std::int64_t progress_every = 0;    ///< steps between progress lines; 0 = about ten per run
+  bool device_expressions = false;    ///< device runs evaluate the deck's formulas over whole fields on
+                                      ///< the device (compiled at run time); false: on the host, as CPU runs do
   autotune::TuningOptions tuning;     ///< the [tuning] keys
 };
 
