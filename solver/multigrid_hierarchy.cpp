@@ -56,7 +56,7 @@ template <class T>
 MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     : m_options(context.config.multigrid), m_stream(context.stream) {
   const auto& finest = context.decomposition;
-  m_plan = plan_multigrid(finest.grid(), finest.dims(), std::max(1, multigrid_levels(finest.grid(), m_options.coarse_points)));
+  m_plan = plan_multigrid(finest.grid(), finest.dims(), m_options.coarse_points);
   const bool jacobi = m_options.smoother == "jacobi";
   if (context.transport == halo::Transport::nccl && finest.size() > 1) {
     m_nccl = std::make_shared<const halo::NcclComm>(finest.comm());
@@ -73,7 +73,8 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     if (!takes_part(l - 1)) continue;
     const auto& fine = m_levels[l - 1]->decomposition();
     if (m_plan[l - 1].to_coarser == CoarseTransfer::gather) {
-      m_gather = std::make_unique<halo::MultigridGather<T>>(fine, m_plan[l].grid, context.space, context.stream);
+      m_gather = std::make_unique<halo::MultigridGather<T>>(fine, m_plan[l].grid, m_plan[l - 1].coarsening, context.space,
+                                                            context.stream);
       const mesh::SharedComm root = root_only(fine.comm());
       if (*root != MPI_COMM_NULL) m_levels[l] = level(l, mesh::Decomposition<3>(m_plan[l].grid, *root, {1, 1, 1}));
     } else {
@@ -167,7 +168,7 @@ void MultigridHierarchy<T>::restrict_residual(int l, mesh::Field<T, 3>& u, const
   if (m_plan[l].to_coarser == CoarseTransfer::halo) {
     auto& coarse = *m_levels[l + 1];
     level.exchange(r, m_plan[l].restriction_width);
-    mg::restrict_full_weighting(r, coarse.rhs(), coarse.updated(), m_stream);
+    mg::restrict_full_weighting(r, coarse.rhs(), coarse.updated(), m_stream, m_plan[l].coarsening);
   } else {
     level.exchange(r, 1);
     m_gather->restrict_to_root(r, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
@@ -180,7 +181,7 @@ void MultigridHierarchy<T>::prolong_correction(int l, mesh::Field<T, 3>& u) {
   if (m_plan[l].to_coarser == CoarseTransfer::halo) {
     auto& coarse = *m_levels[l + 1];
     coarse.exchange(coarse.solution(), m_plan[l + 1].prolongation_width);
-    mg::prolong_and_add(coarse.solution(), u, level.updated(), m_stream);
+    mg::prolong_and_add(coarse.solution(), u, level.updated(), m_stream, m_plan[l].coarsening);
   } else {
     m_gather->prolong_from_root(takes_part(l + 1) ? &m_levels[l + 1]->solution() : nullptr, u);
   }

@@ -80,9 +80,11 @@ TEST(MultigridPlan, CoarseLevelsAreGatheredOnceRanksRunOutOfPoints) {
   grid.n = {16, 16, 32};
   grid.length = {1, 1, 2};
   // 16 -> 8 -> 4 -> 2 intervals along x and y; 3 x 2 ranks keep 9 coarse points as 3, 3, 3 but
-  // not 5 as 2, 2, 1.
-  const auto plan = solver::plan_multigrid(grid, {3, 2, 1}, 4);
-  ASSERT_EQ(plan.size(), 4u);
+  // not 5 as 2, 2, 1. The last level halves z alone (4 -> 2), where x and y cannot go below 2.
+  const auto plan = solver::plan_multigrid(grid, {3, 2, 1}, 2);
+  ASSERT_EQ(plan.size(), 5u);
+  EXPECT_EQ(plan[4].grid.n, (std::array<Index, 3>{2, 2, 2}));
+  EXPECT_EQ(plan[3].coarsening.shift[0] + 2 * plan[3].coarsening.shift[1] + 4 * plan[3].coarsening.shift[2], 4);
   EXPECT_EQ(plan[1].grid.n, (std::array<Index, 3>{8, 8, 16}));
   EXPECT_EQ(plan[1].grid.length, grid.length);
   EXPECT_FALSE(plan[1].gathered);
@@ -97,7 +99,7 @@ TEST(MultigridPlan, CoarseLevelsAreGatheredOnceRanksRunOutOfPoints) {
   EXPECT_EQ(plan[2].to_coarser, solver::CoarseTransfer::halo);
   for (const auto& level : plan) EXPECT_GE(level.ghost, std::max(level.restriction_width, level.prolongation_width));
 
-  for (const auto& level : solver::plan_multigrid(grid, {1, 1, 1}, 4)) {
+  for (const auto& level : solver::plan_multigrid(grid, {1, 1, 1}, 2)) {
     EXPECT_FALSE(level.gathered);
     EXPECT_EQ(level.ghost, 1);
     EXPECT_EQ(level.to_coarser, solver::CoarseTransfer::halo);
