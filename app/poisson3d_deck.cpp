@@ -70,6 +70,7 @@ solver::PoissonConfig read_poisson_config(Deck& deck) {
   if (!(mg.jacobi_weight > 0 && mg.jacobi_weight <= 1)) throw InputError("key 'multigrid.jacobi_weight': must lie in (0, 1]");
   mg.coarse_points = deck.integer("multigrid.coarse_points", 4, {2, std::int64_t(1) << 20});
   if (mg.coarse_points < 2) throw InputError("key 'multigrid.coarse_points': must be >= 2");
+  mg.full_multigrid = deck.boolean("multigrid.full_multigrid", true);
 
   if ((c.solver == "multigrid" || c.solver == "cg-mg") && solver::multigrid_levels(c.grid, mg.coarse_points) < 2)
     throw InputError("key 'grid.n': [" + std::to_string(n[0]) + ", " + std::to_string(n[1]) + ", " + std::to_string(n[2]) +

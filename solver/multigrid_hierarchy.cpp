@@ -105,6 +105,44 @@ void MultigridHierarchy<T>::cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
 }
 
 template <class T>
+void MultigridHierarchy<T>::full_multigrid(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  const int last = levels() - 1;
+  if (last == 0) {
+    cycle(u, f);
+    return;
+  }
+  restrict_residual(0, u, f);
+  for (int l = 1; l < last && takes_part(l); ++l) restrict_rhs(l);
+  if (takes_part(last)) {
+    mg::fill_zero(m_levels[last]->solution(), m_stream);
+    cycle(last, false, m_levels[last]->solution(), m_levels[last]->rhs());
+  }
+  for (int l = last - 1; l >= 1; --l) {
+    if (!takes_part(l)) continue;
+    auto& level = *m_levels[l];
+    mg::fill_zero(level.solution(), m_stream);
+    prolong_correction(l, level.solution());
+    cycle(l, m_options.cycle == "F", level.solution(), level.rhs());
+  }
+  prolong_correction(0, u);
+  cycle(u, f);
+}
+
+template <class T>
+void MultigridHierarchy<T>::restrict_rhs(int l) {
+  auto& level = *m_levels[l];
+  auto& rhs = level.rhs();
+  if (m_plan[l].to_coarser == CoarseTransfer::halo) {
+    auto& coarse = *m_levels[l + 1];
+    level.exchange(rhs, m_plan[l].restriction_width);
+    mg::restrict_full_weighting(rhs, coarse.rhs(), coarse.updated(), m_stream, m_plan[l].coarsening);
+  } else {
+    level.exchange(rhs, 1);
+    m_gather->restrict_to_root(rhs, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
+  }
+}
+
+template <class T>
 double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   auto& finest = *m_levels[0];
   finest.exchange(u, 1);

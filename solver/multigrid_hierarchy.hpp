@@ -44,6 +44,13 @@ class MultigridHierarchy {
   /// Dirichlet values and are not changed; f is read at the owned interior points. Collective.
   void cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
 
+  /// One full multigrid pass for A u = f (same fields as cycle()): the residual of u goes down to
+  /// every level, the coarsest solves for its correction, and each finer level starts from the
+  /// interpolated coarser correction and improves it by one cycle; the finest level adds its
+  /// interpolated correction to u and takes one cycle too. From a zero or rough start it ends
+  /// near the discretisation error, where a cycle alone would not. Collective.
+  void full_multigrid(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+
   /// ||f - A u||_2 over the whole finest grid's interior. Exchanges u's ghosts. Collective.
   double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
 
@@ -62,6 +69,8 @@ class MultigridHierarchy {
   void smooth(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first);
   void restrict_residual(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
   void prolong_correction(int level, mesh::Field<T, 3>& u);
+  /// Restricts level l's right-hand side (the residual of a zero correction) to level l+1's.
+  void restrict_rhs(int level);
 
   MultigridOptions m_options;
   StreamHandle m_stream;

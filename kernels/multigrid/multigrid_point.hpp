@@ -84,7 +84,7 @@ template <class T>
 GRIDFLOW_HOST_DEVICE inline T restriction_at(const mesh::FieldView<const T, 3>& fine, PointIndex I, PointIndex J, PointIndex K,
                                              const Coarsening& c = {}) {
   const T* p = &fine(I << c.shift[0], J << c.shift[1], K << c.shift[2]);
-  const auto sx = c.shift[0], sy = c.shift[1] * fine.stride[1], sz = c.shift[2] * fine.stride[2];
+  const PointIndex sx = c.shift[0], sy = c.shift[1] * fine.stride[1], sz = c.shift[2] * fine.stride[2];
   // 0.5 c + 0.25 (w + e), not 0.25 w + 0.5 c + 0.25 e: a constant then restricts to itself exactly.
   const auto line = [sx](const T* q) { return T(0.5) * q[0] + T(0.25) * (q[-sx] + q[sx]); };
   const auto plane = [&](const T* q) { return T(0.5) * line(q) + T(0.25) * (line(q - sy) + line(q + sy)); };

@@ -114,6 +114,15 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
   expect_same<T>({u, coarse}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], coarse_box, s); }, "restriction");
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s); }, "prolongation");
+  // Semi-coarsening: x and z halved, y kept (coarse J is fine J, so the coarse field spans fine y).
+  mg::Coarsening xz;
+  xz.shift[1] = 0;
+  const Spec semi{Box<3>{{0, 0, 0}, {35, 38, 13}}, 1, 0.9};
+  const Box<3> semi_box{{2, 1, 1}, {33, 37, 12}};
+  expect_same<T>({u, semi}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], semi_box, s, xz); },
+                 "restriction halving x and z");
+  expect_same<T>({semi, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s, xz); },
+                 "prolongation halving x and z");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::axpy(T(-0.3), a[0], a[1], fine_box, s); }, "axpy");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::xpby(a[0], T(0.7), a[1], fine_box, s); }, "xpby");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::copy(a[0], a[1], fine_box, s); }, "copy");
@@ -134,7 +143,8 @@ TYPED_TEST(MultigridGpu, SolversOnTheDeviceMatchTheHost) {
   const std::vector<std::string> common = {std::string("precision=") + (single ? "float" : "double"),
                                            single ? "poisson.tolerance=1e-5" : "poisson.tolerance=1e-9"};
   const double agree = single ? 1e-5 : 1e-11;
-  for (const char* variant : {"multigrid.smoother=rbgs", "multigrid.smoother=jacobi", "multigrid.cycle=F"}) {
+  for (const char* variant : {"multigrid.smoother=rbgs", "multigrid.smoother=jacobi", "multigrid.cycle=F", "grid.length=[1,16,1]",
+                              "grid.length=[0.0625,1,1]"}) {
     auto overrides = common;
     overrides.push_back(variant);
     const auto config = support::poisson_config(support::sine_deck(32), overrides);

@@ -173,6 +173,32 @@ TYPED_TEST(MultigridMpi, ConvergesOnStretchedSpacing) {
         }
 }
 
+TEST(MultigridMpiFull, FullMultigridStartEndsNearTheDiscretisationError) {
+  // The sine problem: after the full multigrid pass the error against the continuous solution is
+  // close to that of the discretisation (within 50%), where a first plain cycle is far off, and
+  // the solve takes fewer cycles.
+  const auto exact_error = [](const auto& result, const solver::PoissonConfig& config) {
+    return support::max_error(result.u, config.grid, support::sine_solution);
+  };
+  const auto converged = support::poisson_config(support::sine_deck(32));
+  const double discretisation =
+      exact_error(support::solve_with<solver::MultigridSolver<double>, double>(converged, MPI_COMM_WORLD), converged);
+  const auto one_cycle = [&](bool full) {
+    return support::poisson_config(support::sine_deck(32), {"poisson.max_iterations=1", "poisson.tolerance=1e-14",
+                                                            std::string("multigrid.full_multigrid=") + (full ? "true" : "false")});
+  };
+  const auto full = support::solve_with<solver::MultigridSolver<double>, double>(one_cycle(true), MPI_COMM_WORLD);
+  const auto plain = support::solve_with<solver::MultigridSolver<double>, double>(one_cycle(false), MPI_COMM_WORLD);
+  EXPECT_LT(exact_error(full, one_cycle(true)), 1.5 * discretisation);
+  EXPECT_GT(exact_error(plain, one_cycle(false)), 2 * discretisation);
+  EXPECT_LT(full.report.relative_residual, 0.1 * plain.report.relative_residual);
+  const auto without = support::poisson_config(support::sine_deck(32), {"multigrid.full_multigrid=false"});
+  using Multigrid = solver::MultigridSolver<double>;
+  const auto with_fmg = support::solve_with<Multigrid, double>(converged, MPI_COMM_WORLD).report.iterations;
+  const auto without_fmg = support::solve_with<Multigrid, double>(without, MPI_COMM_WORLD).report.iterations;
+  EXPECT_LT(with_fmg, without_fmg);
+}
+
 TEST(MultigridMpiFloat, FloatReachesItsTolerance) {
   const auto config = support::poisson_config(support::sine_deck(32), {"precision=float", "poisson.tolerance=1e-5"});
   const auto mg = support::solve_with<solver::MultigridSolver<float>, float>(config, MPI_COMM_WORLD);
