@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/multigrid/dense_solve.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/transfer.hpp"
@@ -83,7 +84,17 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   }
 
   const int last = levels() - 1;
-  if (takes_part(last)) {
+  const auto coarsest_interior = m_plan[last].grid.interior();
+  if (takes_part(last) && m_levels[last]->decomposition().size() == 1 && last > 0 &&
+      coarsest_interior.size() <= mg::dense_solve_max_points) {
+    const auto& g = m_plan[last].grid;
+    const auto inverse = mg::dense_inverse(coarsest_interior, kernels::stencil::poisson_coefficients<double>(g.spacing(0), g.spacing(1), g.spacing(2)));
+    const std::vector<T> values(inverse.begin(), inverse.end());
+    m_coarse_inverse = mesh::Buffer(values.size() * sizeof(T), context.space);
+    mesh::copy_bytes_async(m_coarse_inverse.data(), context.space, values.data(), mesh::MemorySpace::host, values.size() * sizeof(T),
+                           m_stream);
+    mesh::synchronize(m_stream);
+  } else if (takes_part(last)) {
     const auto& coarsest = *m_levels[last];
     m_coarse_solver = std::make_unique<ConjugateGradient<T>>(coarsest.decomposition(), m_plan[last].ghost, context.space,
                                                              coarsest.coefficients(), context.transport, context.stream,
@@ -153,7 +164,10 @@ double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Fi
 template <class T>
 void MultigridHierarchy<T>::cycle(int l, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   if (l + 1 == levels()) {
-    m_coarse_solver->solve(u, f, m_coarse_options);
+    if (m_coarse_solver)
+      m_coarse_solver->solve(u, f, m_coarse_options);
+    else
+      mg::apply_dense_inverse(static_cast<const T*>(m_coarse_inverse.data()), f, u, m_levels[l]->updated(), m_stream);
     return;
   }
   smooth(l, u, f, m_options.pre_smooth, false);

@@ -10,10 +10,12 @@
 // correction and black then red after it, or weighted Jacobi; so with equal pre and post counts
 // a cycle is a symmetric operator, as conjugate gradients want of a preconditioner.
 //
-// Coarsest level: conjugate gradients (unpreconditioned) until its residual has dropped by
-// coarse_solve_reduction<T>() relative to its right-hand side, or its unknown count of
-// iterations: a few iterations on the 3..6 interior points per axis the default coarsening
-// leaves, and close enough to exact that the cycle stays a fixed (linear) operator to rounding.
+// Coarsest level: where it lives on one rank (one-rank runs, gathered levels) and has at most
+// kernels::multigrid::dense_solve_max_points interior points, its dense inverse is applied
+// (exact, one launch). Otherwise (a distributed or large coarsest level) conjugate gradients
+// (unpreconditioned) until its residual has dropped by coarse_solve_reduction<T>() relative to
+// its right-hand side, or its unknown count of iterations, close enough to exact that the cycle
+// stays a fixed (linear) operator to rounding.
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,7 +80,8 @@ class MultigridHierarchy {
   std::shared_ptr<const halo::NcclComm> m_nccl;
   std::vector<std::unique_ptr<MultigridLevel<T>>> m_levels;  // null where this rank takes no part
   std::unique_ptr<halo::MultigridGather<T>> m_gather;              // into the first gathered level, if any
-  std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in the coarsest level
+  std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in a distributed or large coarsest level
+  mesh::Buffer m_coarse_inverse;                             // else the coarsest level's dense inverse, in the fields' space
   typename ConjugateGradient<T>::Options m_coarse_options;
 };
 

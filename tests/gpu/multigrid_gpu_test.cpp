@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "kernels/multigrid/dense_solve.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/transfer.hpp"
@@ -123,6 +124,24 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
                  "restriction halving x and z");
   expect_same<T>({semi, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s, xz); },
                  "prolongation halving x and z");
+  {
+    const Box<3> small{{2, 3, 1}, {9, 7, 6}};  // 240 points
+    const auto inverse = mg::dense_inverse(small, stencil::poisson_coefficients<double>(0.013, 0.021, 0.017));
+    const std::vector<T> values(inverse.begin(), inverse.end());
+    gridflow::mesh::Buffer on_device_values(values.size() * sizeof(T), MemorySpace::device);
+    gridflow::mesh::copy_bytes_async(on_device_values.data(), MemorySpace::device, values.data(), MemorySpace::host,
+                                     values.size() * sizeof(T), nullptr);
+    gridflow::mesh::synchronize(nullptr);
+    std::vector<Field<T, 3>> host, device;
+    for (const auto& spec : {u, out}) {
+      host.push_back(host_field<T>(spec.owned, spec.ghost, spec.seed));
+      device.push_back(on_device(host.back()));
+    }
+    mg::apply_dense_inverse(values.data(), host[0], host[1], small, nullptr);
+    mg::apply_dense_inverse(static_cast<const T*>(on_device_values.data()), device[0], device[1], small, nullptr);
+    gridflow::mesh::synchronize(nullptr);
+    EXPECT_EQ(differing(host[1], device[1]), 0u) << "dense coarse solve";
+  }
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::axpy(T(-0.3), a[0], a[1], fine_box, s); }, "axpy");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::xpby(a[0], T(0.7), a[1], fine_box, s); }, "xpby");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::copy(a[0], a[1], fine_box, s); }, "copy");
