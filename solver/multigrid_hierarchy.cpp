@@ -51,6 +51,13 @@ std::vector<int> halo_neighbours(const mesh::Decomposition<3>& d) {
   return ranks;
 }
 
+/// Whether red-black sweeps on a level go out of place, between u and the scratch field (one pass
+/// over memory per sweep on the device instead of one per colour); only where no exchange is due
+/// between the colours.
+bool out_of_place_gauss_seidel(const mesh::Decomposition<3>& d, mesh::MemorySpace space) {
+  return d.size() == 1 && space == mesh::MemorySpace::device;
+}
+
 }  // namespace
 
 template <class T>
@@ -65,7 +72,8 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   }
 
   const auto level = [&](int l, const mesh::Decomposition<3>& d) {
-    return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, jacobi, context.space, context.transport, context.stream,
+    const bool scratch = jacobi || out_of_place_gauss_seidel(d, context.space);
+    return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, scratch, context.space, context.transport, context.stream,
                                                m_plan[l].gathered ? nullptr : m_nccl);
   };
   m_levels.push_back(level(0, finest));
@@ -190,6 +198,16 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
   const auto& k = level.coefficients();
   if (m_options.smoother == "rbgs") {
     const int first = black_first ? 1 : 0;
+    if (out_of_place_gauss_seidel(level.decomposition(), u.space())) {
+      mesh::Field<T, 3>* in = &u;
+      mesh::Field<T, 3>* out = &level.scratch();
+      for (int s = 0; s < sweeps; ++s) {
+        mg::gauss_seidel_sweep_out_of_place(*in, *out, f, box, first, k, m_stream);
+        std::swap(in, out);
+      }
+      if (in != &u) mg::copy(*in, u, box, m_stream);
+      return;
+    }
     for (int s = 0; s < sweeps; ++s)
       for (int colour : {first, 1 - first}) {
         level.exchange(u, 1);

@@ -36,7 +36,8 @@ MemoryNeed poisson_memory_need(const PoissonConfig& config, const mesh::Box<3>& 
     // Levels have up to 2 ghost layers; each coarser level is an eighth of the one above where
     // every axis is halved (a seventh in all), up to a half where semi-coarsening halves one axis.
     const double level = field_bytes(owned, std::max(ghost_capacity, 2), precision);
-    const double scratch = config.multigrid.smoother == "jacobi" ? 1 : 0;
+    // A second copy of u per level: the Jacobi smoother's, or out-of-place red-black sweeps on one GPU.
+    const double scratch = config.multigrid.smoother == "jacobi" || (device && ranks == 1) ? 1 : 0;
     const double coarser = coarse_levels_fraction(config.grid, config.multigrid.coarse_points);
     const double hierarchy = (1 + scratch) * level + (3 + scratch) * level * coarser;  // finest r; coarser u, f, r
     // multigrid: its own u and f on the finest level; cg-mg: those copies and r, p, q, z.

@@ -7,6 +7,7 @@
 // in the same order on both, so they agree bitwise.
 #include <vector>
 
+#include "kernels/core/box_points.hpp"
 #include "kernels/multigrid/multigrid_point.hpp"
 #include "mesh/box.hpp"
 #include "mesh/device.hpp"
@@ -28,16 +29,17 @@ template <class T>
 void apply_dense_inverse(const T* inverse, const mesh::Field<T, 3>& f, mesh::Field<T, 3>& u, const mesh::Box<3>& box,
                          StreamHandle stream);
 
-/// The value at point p of the product (x fastest order over `box`): sum over q of inverse[p N + q] f(q).
+/// The product at point (i, j, k) of `box`: sum over its points q (x fastest) of inverse[p N + q] f(q),
+/// p the point's own number.
 template <class T>
-GRIDFLOW_HOST_DEVICE inline T dense_row_at(const T* inverse, const mesh::FieldView<const T, 3>& f, const mesh::Box<3>& box,
-                                           PointIndex p, PointIndex n) {
-  const T* row = inverse + p * n;
+GRIDFLOW_HOST_DEVICE inline T dense_row_at(const T* inverse, const mesh::FieldView<const T, 3>& f, const core::BoxPoints<3>& box,
+                                           PointIndex i, PointIndex j, PointIndex k) {
+  const T* row = inverse + box.ordinal(i, j, k) * box.size;
   T sum = 0;
   PointIndex q = 0;
-  for (PointIndex k = box.lo[2]; k <= box.hi[2]; ++k)
-    for (PointIndex j = box.lo[1]; j <= box.hi[1]; ++j)
-      for (PointIndex i = box.lo[0]; i <= box.hi[0]; ++i) sum += row[q++] * f(i, j, k);
+  for (PointIndex z = box.lo[2]; z < box.lo[2] + box.n[2]; ++z)
+    for (PointIndex y = box.lo[1]; y < box.lo[1] + box.n[1]; ++y)
+      for (PointIndex x = box.lo[0]; x < box.lo[0] + box.n[0]; ++x) sum += row[q++] * f(x, y, z);
   return sum;
 }
 

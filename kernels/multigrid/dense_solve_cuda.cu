@@ -13,13 +13,8 @@ struct DenseRow {
   const T* inverse;
   mesh::FieldView<const T, 3> f;
   mesh::FieldView<T, 3> u;
-  mesh::Box<3> box;
-  long long n;
-  __device__ void operator()(long long i, long long j, long long k) const {
-    const long long nx = box.hi[0] - box.lo[0] + 1, ny = box.hi[1] - box.lo[1] + 1;
-    const long long p = (i - box.lo[0]) + nx * ((j - box.lo[1]) + ny * (k - box.lo[2]));
-    u(i, j, k) = dense_row_at(inverse, f, box, p, n);
-  }
+  core::BoxPoints<3> box;
+  __device__ void operator()(long long i, long long j, long long k) const { u(i, j, k) = dense_row_at(inverse, f, box, i, j, k); }
 };
 
 }  // namespace
@@ -27,7 +22,7 @@ struct DenseRow {
 template <class T>
 void apply_dense_inverse_cuda(const T* inverse, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> u, const mesh::Box<3>& box,
                               StreamHandle stream) {
-  core::for_each_cuda(box, DenseRow<T>{inverse, f, u, box, static_cast<long long>(box.size())}, stream);
+  core::for_each_cuda(box, DenseRow<T>{inverse, f, u, core::BoxPoints<3>::of(box)}, stream);
 }
 
 template void apply_dense_inverse_cuda<float>(const float*, mesh::FieldView<const float, 3>, mesh::FieldView<float, 3>,

@@ -74,10 +74,9 @@ void apply_dense_inverse(const T* inverse, const mesh::Field<T, 3>& f, mesh::Fie
       [&] {
         const auto fv = f.view();
         const auto uv = u.view();
-        const PointIndex n = box.size(), nx = box.extent(0), ny = box.extent(1);
+        const auto points = core::BoxPoints<3>::of(box);
         core::for_each_host("multigrid::apply_dense_inverse::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-          const PointIndex p = (i - box.lo[0]) + nx * ((j - box.lo[1]) + ny * (k - box.lo[2]));
-          uv(i, j, k) = dense_row_at(inverse, fv, box, p, n);
+          uv(i, j, k) = dense_row_at(inverse, fv, points, i, j, k);
         });
       },
       [&](auto) { apply_dense_inverse_cuda<T>(inverse, f.view(), u.view(), box, stream); });

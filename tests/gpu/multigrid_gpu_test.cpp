@@ -111,6 +111,18 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   for (int colour : {0, 1})
     expect_same<T>({u, f}, 0, [&](Fields& a, auto s) { mg::red_black_gauss_seidel_sweep(a[0], a[1], fine_box, colour, k, s); },
                    colour ? "black Gauss-Seidel" : "red Gauss-Seidel");
+  // The z-marching out-of-place sweep: against copy + both colour sweeps on the host, here and on a
+  // box tall enough for several z-chunks, with ghosts of different widths (out's wider than in's).
+  const Spec tall_u{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 0.4}, tall_out{Box<3>{{0, 0, 0}, {40, 20, 75}}, 2, 1.7},
+      tall_f{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 2.2};
+  const Box<3> tall_box{{1, 2, 1}, {39, 19, 74}};
+  for (int first : {0, 1}) {
+    expect_same<T>({u, out, f}, 1, [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], fine_box, first, k, s); },
+                   first ? "out-of-place sweep, black first" : "out-of-place sweep, red first");
+    expect_same<T>({tall_u, tall_out, tall_f}, 1,
+                   [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], tall_box, first, k, s); },
+                   "out-of-place sweep over several z-chunks");
+  }
   expect_same<T>({u, f, out}, 2, [&](Fields& a, auto s) { mg::residual(a[0], a[1], a[2], fine_box, k, s); }, "residual");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
   expect_same<T>({u, coarse}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], coarse_box, s); }, "restriction");
