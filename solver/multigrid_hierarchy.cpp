@@ -96,7 +96,8 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   if (takes_part(last) && m_levels[last]->decomposition().size() == 1 && last > 0 &&
       coarsest_interior.size() <= mg::dense_solve_max_points) {
     const auto& g = m_plan[last].grid;
-    const auto inverse = mg::dense_inverse(coarsest_interior, kernels::stencil::poisson_coefficients<double>(g.spacing(0), g.spacing(1), g.spacing(2)));
+    const auto k = kernels::stencil::poisson_coefficients<double>(g.spacing(0), g.spacing(1), g.spacing(2));
+    const auto inverse = mg::dense_inverse(coarsest_interior, k);
     const std::vector<T> values(inverse.begin(), inverse.end());
     m_coarse_inverse = mesh::Buffer(values.size() * sizeof(T), context.space);
     mesh::copy_bytes_async(m_coarse_inverse.data(), context.space, values.data(), mesh::MemorySpace::host, values.size() * sizeof(T),
@@ -131,7 +132,7 @@ void MultigridHierarchy<T>::full_multigrid(mesh::Field<T, 3>& u, const mesh::Fie
     return;
   }
   restrict_residual(0, u, f);
-  for (int l = 1; l < last && takes_part(l); ++l) restrict_rhs(l);
+  for (int l = 1; l < last && takes_part(l); ++l) restrict_to_coarser(l, m_levels[l]->rhs());  // residual of a zero correction
   if (takes_part(last)) {
     mg::fill_zero(m_levels[last]->solution(), m_stream);
     cycle(last, false, m_levels[last]->solution(), m_levels[last]->rhs());
@@ -148,16 +149,15 @@ void MultigridHierarchy<T>::full_multigrid(mesh::Field<T, 3>& u, const mesh::Fie
 }
 
 template <class T>
-void MultigridHierarchy<T>::restrict_rhs(int l) {
+void MultigridHierarchy<T>::restrict_to_coarser(int l, mesh::Field<T, 3>& fine) {
   auto& level = *m_levels[l];
-  auto& rhs = level.rhs();
   if (m_plan[l].to_coarser == CoarseTransfer::halo) {
     auto& coarse = *m_levels[l + 1];
-    level.exchange(rhs, m_plan[l].restriction_width);
-    mg::restrict_full_weighting(rhs, coarse.rhs(), coarse.updated(), m_stream, m_plan[l].coarsening);
+    level.exchange(fine, m_plan[l].restriction_width);
+    mg::restrict_full_weighting(fine, coarse.rhs(), coarse.updated(), m_stream, m_plan[l].coarsening);
   } else {
-    level.exchange(rhs, 1);
-    m_gather->restrict_to_root(rhs, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
+    level.exchange(fine, 1);
+    m_gather->restrict_to_root(fine, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
   }
 }
 
@@ -232,17 +232,9 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
 template <class T>
 void MultigridHierarchy<T>::restrict_residual(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   auto& level = *m_levels[l];
-  auto& r = level.residual();
   level.exchange(u, 1);
-  mg::residual(u, f, r, level.updated(), level.coefficients(), m_stream);
-  if (m_plan[l].to_coarser == CoarseTransfer::halo) {
-    auto& coarse = *m_levels[l + 1];
-    level.exchange(r, m_plan[l].restriction_width);
-    mg::restrict_full_weighting(r, coarse.rhs(), coarse.updated(), m_stream, m_plan[l].coarsening);
-  } else {
-    level.exchange(r, 1);
-    m_gather->restrict_to_root(r, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
-  }
+  mg::residual(u, f, level.residual(), level.updated(), level.coefficients(), m_stream);
+  restrict_to_coarser(l, level.residual());
 }
 
 template <class T>

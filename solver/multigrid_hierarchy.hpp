@@ -71,8 +71,8 @@ class MultigridHierarchy {
   void smooth(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first);
   void restrict_residual(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
   void prolong_correction(int level, mesh::Field<T, 3>& u);
-  /// Restricts level l's right-hand side (the residual of a zero correction) to level l+1's.
-  void restrict_rhs(int level);
+  /// Restricts `fine` (level l's layout) into level l+1's right-hand side; exchanges its ghosts.
+  void restrict_to_coarser(int level, mesh::Field<T, 3>& fine);
 
   MultigridOptions m_options;
   StreamHandle m_stream;
