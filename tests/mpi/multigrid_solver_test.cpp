@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "multigrid_test_support.hpp"
+#include "kernels/multigrid/dense_solve.hpp"
 #include "solver/cg_multigrid_solver.hpp"
 #include "solver/multigrid_plan.hpp"
 #include "solver/multigrid_solver.hpp"
@@ -197,6 +198,20 @@ TEST(MultigridMpiFull, FullMultigridStartEndsNearTheDiscretisationError) {
   const auto with_fmg = support::solve_with<Multigrid, double>(converged, MPI_COMM_WORLD).report.iterations;
   const auto without_fmg = support::solve_with<Multigrid, double>(without, MPI_COMM_WORLD).report.iterations;
   EXPECT_LT(with_fmg, without_fmg);
+}
+
+TEST(MultigridMpiCoarsest, LargeCoarsestLevelIsSolvedByConjugateGradients) {
+  // 50 intervals halve once, to 25 (odd): the coarsest level's 24^3 points are past the dense
+  // solve's 512, so conjugate gradients solve it; the cycle still converges, on N ranks as on one.
+  const auto config = support::poisson_config(support::sine_deck(50));
+  const auto plan = solver::plan_multigrid(config.grid, {1, 1, 1}, config.multigrid.coarse_points);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_GT(plan.back().grid.interior().size(), gridflow::kernels::multigrid::dense_solve_max_points);
+  const auto got = support::solve_with<solver::MultigridSolver<double>, double>(config, MPI_COMM_WORLD);
+  EXPECT_TRUE(got.report.converged);
+  EXPECT_LE(got.report.iterations, 12);
+  const auto one = support::solve_with<solver::MultigridSolver<double>, double>(config, MPI_COMM_SELF);
+  EXPECT_LT(max_difference(got.u, one.u), 1e-9);
 }
 
 TEST(MultigridMpiFloat, FloatReachesItsTolerance) {
