@@ -70,11 +70,12 @@ solver::PoissonConfig read_poisson_config(Deck& deck) {
   if (!(mg.jacobi_weight > 0 && mg.jacobi_weight <= 1)) throw InputError("key 'multigrid.jacobi_weight': must lie in (0, 1]");
   mg.coarse_points = deck.integer("multigrid.coarse_points", 4, {2, std::int64_t(1) << 20});
   if (mg.coarse_points < 2) throw InputError("key 'multigrid.coarse_points': must be >= 2");
+  mg.full_multigrid = deck.boolean("multigrid.full_multigrid", true);
 
   if ((c.solver == "multigrid" || c.solver == "cg-mg") && solver::multigrid_levels(c.grid, mg.coarse_points) < 2)
     throw InputError("key 'grid.n': [" + std::to_string(n[0]) + ", " + std::to_string(n[1]) + ", " + std::to_string(n[2]) +
-                     "] cannot be coarsened: multigrid halves every axis's interval count, so each must be even, and "
-                     "stay >= multigrid.coarse_points = " + std::to_string(mg.coarse_points) +
+                     "] cannot be coarsened: multigrid halves the axes of the finest spacing, so at least one of them "
+                     "must be even and stay >= multigrid.coarse_points = " + std::to_string(mg.coarse_points) +
                      " after halving (sizes such as 64, 96, 128, 192, 256, 512 work)");
   return c;
 }

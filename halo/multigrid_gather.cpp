@@ -30,17 +30,17 @@ int count_of(const mesh::Box<3>& box) {
 }  // namespace
 
 template <class T>
-MultigridGather<T>::MultigridGather(const mesh::Decomposition<3>& fine, const mesh::Grid<3>& coarse, mesh::MemorySpace space,
-                                    StreamHandle stream)
-    : m_comm(fine.comm()), m_rank(fine.rank()), m_space(space), m_stream(stream) {
+MultigridGather<T>::MultigridGather(const mesh::Decomposition<3>& fine, const mesh::Grid<3>& coarse,
+                                    const kernels::multigrid::Coarsening& coarsening, mesh::MemorySpace space, StreamHandle stream)
+    : m_comm(fine.comm()), m_rank(fine.rank()), m_space(space), m_stream(stream), m_coarsening(coarsening) {
   const auto fine_interior = fine.grid().interior();
   const auto coarse_interior = coarse.interior();
   m_fine_updated = fine.owned().intersect(fine_interior);
   for (int r = 0; r < fine.size(); ++r) {
     const auto owned = fine.owned_by(r);
-    const auto restricted = kernels::multigrid::coarse_points_under(owned).intersect(coarse_interior);
+    const auto restricted = kernels::multigrid::coarse_points_under(owned, coarsening).intersect(coarse_interior);
     const auto updated = owned.intersect(fine_interior);
-    const auto read = updated.empty() ? updated : kernels::multigrid::prolongation_footprint(updated);
+    const auto read = updated.empty() ? updated : kernels::multigrid::prolongation_footprint(updated, coarsening);
     m_restricted.push_back(restricted);
     m_read.push_back(read);
     m_restricted_counts.push_back(count_of(restricted));
@@ -86,7 +86,7 @@ template <class T>
 void MultigridGather<T>::restrict_to_root(const mesh::Field<T, 3>& fine_residual, mesh::Field<T, 3>* coarse_rhs) {
   const auto& mine = m_restricted[m_rank];
   if (!mine.empty()) {
-    kernels::multigrid::restrict_full_weighting(fine_residual, *m_restricted_piece, mine, m_stream);
+    kernels::multigrid::restrict_full_weighting(fine_residual, *m_restricted_piece, mine, m_stream, m_coarsening);
     box_to_host(*m_restricted_piece, mine, m_piece.data(), 0);
   }
   GRIDFLOW_MPI_CHECK(MPI_Gatherv(m_piece.data(), m_restricted_counts[m_rank], mpi_type<T>(), m_host.data(),
@@ -110,7 +110,7 @@ void MultigridGather<T>::prolong_from_root(const mesh::Field<T, 3>* coarse_corre
   const auto& mine = m_read[m_rank];
   if (mine.empty()) return;
   kernels::pack::unpack(host_to_space(m_piece.data(), m_piece.size()), mine, *m_read_piece, m_stream);
-  kernels::multigrid::prolong_and_add(*m_read_piece, fine_solution, m_fine_updated, m_stream);
+  kernels::multigrid::prolong_and_add(*m_read_piece, fine_solution, m_fine_updated, m_stream, m_coarsening);
 }
 
 template class MultigridGather<float>;

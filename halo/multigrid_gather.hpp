@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "kernels/multigrid/multigrid_point.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -19,9 +20,10 @@ namespace gridflow::halo {
 template <class T>
 class MultigridGather {
  public:
-  /// `fine` (which must outlive this) is split over several ranks; `coarse` is its grid
-  /// coarsened. Every rank computes every rank's pieces; no communication.
-  MultigridGather(const mesh::Decomposition<3>& fine, const mesh::Grid<3>& coarse, mesh::MemorySpace space, StreamHandle stream);
+  /// `fine` (which must outlive this) is split over several ranks; `coarse` is its grid with the
+  /// axes of `coarsening` halved. Every rank computes every rank's pieces; no communication.
+  MultigridGather(const mesh::Decomposition<3>& fine, const mesh::Grid<3>& coarse, const kernels::multigrid::Coarsening& coarsening,
+                  mesh::MemorySpace space, StreamHandle stream);
 
   /// Collective over fine.comm(). `fine_residual` has its ghosts current to width 1; on rank 0,
   /// `coarse_rhs` (the full coarse grid's field) receives the restriction at every coarse
@@ -43,6 +45,7 @@ class MultigridGather {
   int m_rank = 0;
   mesh::MemorySpace m_space;
   StreamHandle m_stream;
+  kernels::multigrid::Coarsening m_coarsening;
   mesh::Box<3> m_fine_updated;          // this rank's owned interior fine points
   std::vector<mesh::Box<3>> m_restricted;  // per rank: the coarse interior points under its fine points
   std::vector<mesh::Box<3>> m_read;        // per rank: the coarse points its interpolation reads

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/multigrid/dense_solve.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/transfer.hpp"
@@ -50,13 +51,20 @@ std::vector<int> halo_neighbours(const mesh::Decomposition<3>& d) {
   return ranks;
 }
 
+/// Whether red-black sweeps on a level go out of place, between u and the scratch field (one pass
+/// over memory per sweep on the device instead of one per colour); only where no exchange is due
+/// between the colours.
+bool out_of_place_gauss_seidel(const mesh::Decomposition<3>& d, mesh::MemorySpace space) {
+  return d.size() == 1 && space == mesh::MemorySpace::device;
+}
+
 }  // namespace
 
 template <class T>
 MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     : m_options(context.config.multigrid), m_stream(context.stream) {
   const auto& finest = context.decomposition;
-  m_plan = plan_multigrid(finest.grid(), finest.dims(), std::max(1, multigrid_levels(finest.grid(), m_options.coarse_points)));
+  m_plan = plan_multigrid(finest.grid(), finest.dims(), m_options.coarse_points);
   const bool jacobi = m_options.smoother == "jacobi";
   if (context.transport == halo::Transport::nccl && finest.size() > 1) {
     m_nccl = std::make_shared<const halo::NcclComm>(finest.comm());
@@ -64,7 +72,8 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   }
 
   const auto level = [&](int l, const mesh::Decomposition<3>& d) {
-    return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, jacobi, context.space, context.transport, context.stream,
+    const bool scratch = jacobi || out_of_place_gauss_seidel(d, context.space);
+    return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, scratch, context.space, context.transport, context.stream,
                                                m_plan[l].gathered ? nullptr : m_nccl);
   };
   m_levels.push_back(level(0, finest));
@@ -73,7 +82,8 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     if (!takes_part(l - 1)) continue;
     const auto& fine = m_levels[l - 1]->decomposition();
     if (m_plan[l - 1].to_coarser == CoarseTransfer::gather) {
-      m_gather = std::make_unique<halo::MultigridGather<T>>(fine, m_plan[l].grid, context.space, context.stream);
+      m_gather = std::make_unique<halo::MultigridGather<T>>(fine, m_plan[l].grid, m_plan[l - 1].coarsening, context.space,
+                                                            context.stream);
       const mesh::SharedComm root = root_only(fine.comm());
       if (*root != MPI_COMM_NULL) m_levels[l] = level(l, mesh::Decomposition<3>(m_plan[l].grid, *root, {1, 1, 1}));
     } else {
@@ -82,7 +92,18 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   }
 
   const int last = levels() - 1;
-  if (takes_part(last)) {
+  const auto coarsest_interior = m_plan[last].grid.interior();
+  if (takes_part(last) && m_levels[last]->decomposition().size() == 1 && last > 0 &&
+      coarsest_interior.size() <= mg::dense_solve_max_points) {
+    const auto& g = m_plan[last].grid;
+    const auto k = kernels::stencil::poisson_coefficients<double>(g.spacing(0), g.spacing(1), g.spacing(2));
+    const auto inverse = mg::dense_inverse(coarsest_interior, k);
+    const std::vector<T> values(inverse.begin(), inverse.end());
+    m_coarse_inverse = mesh::Buffer(values.size() * sizeof(T), context.space);
+    mesh::copy_bytes_async(m_coarse_inverse.data(), context.space, values.data(), mesh::MemorySpace::host, values.size() * sizeof(T),
+                           m_stream);
+    mesh::synchronize(m_stream);
+  } else if (takes_part(last)) {
     const auto& coarsest = *m_levels[last];
     m_coarse_solver = std::make_unique<ConjugateGradient<T>>(coarsest.decomposition(), m_plan[last].ghost, context.space,
                                                              coarsest.coefficients(), context.transport, context.stream,
@@ -104,6 +125,43 @@ void MultigridHierarchy<T>::cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
 }
 
 template <class T>
+void MultigridHierarchy<T>::full_multigrid(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  const int last = levels() - 1;
+  if (last == 0) {
+    cycle(u, f);
+    return;
+  }
+  restrict_residual(0, u, f);
+  for (int l = 1; l < last && takes_part(l); ++l) restrict_to_coarser(l, m_levels[l]->rhs());  // residual of a zero correction
+  if (takes_part(last)) {
+    mg::fill_zero(m_levels[last]->solution(), m_stream);
+    cycle(last, false, m_levels[last]->solution(), m_levels[last]->rhs());
+  }
+  for (int l = last - 1; l >= 1; --l) {
+    if (!takes_part(l)) continue;
+    auto& level = *m_levels[l];
+    mg::fill_zero(level.solution(), m_stream);
+    prolong_correction(l, level.solution());
+    cycle(l, m_options.cycle == "F", level.solution(), level.rhs());
+  }
+  prolong_correction(0, u);
+  cycle(u, f);
+}
+
+template <class T>
+void MultigridHierarchy<T>::restrict_to_coarser(int l, mesh::Field<T, 3>& fine) {
+  auto& level = *m_levels[l];
+  if (m_plan[l].to_coarser == CoarseTransfer::halo) {
+    auto& coarse = *m_levels[l + 1];
+    level.exchange(fine, m_plan[l].restriction_width);
+    mg::restrict_full_weighting(fine, coarse.rhs(), coarse.updated(), m_stream, m_plan[l].coarsening);
+  } else {
+    level.exchange(fine, 1);
+    m_gather->restrict_to_root(fine, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
+  }
+}
+
+template <class T>
 double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   auto& finest = *m_levels[0];
   finest.exchange(u, 1);
@@ -114,7 +172,10 @@ double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Fi
 template <class T>
 void MultigridHierarchy<T>::cycle(int l, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   if (l + 1 == levels()) {
-    m_coarse_solver->solve(u, f, m_coarse_options);
+    if (m_coarse_solver)
+      m_coarse_solver->solve(u, f, m_coarse_options);
+    else
+      mg::apply_dense_inverse(static_cast<const T*>(m_coarse_inverse.data()), f, u, m_levels[l]->updated(), m_stream);
     return;
   }
   smooth(l, u, f, m_options.pre_smooth, false);
@@ -137,6 +198,16 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
   const auto& k = level.coefficients();
   if (m_options.smoother == "rbgs") {
     const int first = black_first ? 1 : 0;
+    if (out_of_place_gauss_seidel(level.decomposition(), u.space())) {
+      mesh::Field<T, 3>* in = &u;
+      mesh::Field<T, 3>* out = &level.scratch();
+      for (int s = 0; s < sweeps; ++s) {
+        mg::gauss_seidel_sweep_out_of_place(*in, *out, f, box, first, k, m_stream);
+        std::swap(in, out);
+      }
+      if (in != &u) mg::copy(*in, u, box, m_stream);
+      return;
+    }
     for (int s = 0; s < sweeps; ++s)
       for (int colour : {first, 1 - first}) {
         level.exchange(u, 1);
@@ -161,17 +232,9 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
 template <class T>
 void MultigridHierarchy<T>::restrict_residual(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   auto& level = *m_levels[l];
-  auto& r = level.residual();
   level.exchange(u, 1);
-  mg::residual(u, f, r, level.updated(), level.coefficients(), m_stream);
-  if (m_plan[l].to_coarser == CoarseTransfer::halo) {
-    auto& coarse = *m_levels[l + 1];
-    level.exchange(r, m_plan[l].restriction_width);
-    mg::restrict_full_weighting(r, coarse.rhs(), coarse.updated(), m_stream);
-  } else {
-    level.exchange(r, 1);
-    m_gather->restrict_to_root(r, takes_part(l + 1) ? &m_levels[l + 1]->rhs() : nullptr);
-  }
+  mg::residual(u, f, level.residual(), level.updated(), level.coefficients(), m_stream);
+  restrict_to_coarser(l, level.residual());
 }
 
 template <class T>
@@ -180,7 +243,7 @@ void MultigridHierarchy<T>::prolong_correction(int l, mesh::Field<T, 3>& u) {
   if (m_plan[l].to_coarser == CoarseTransfer::halo) {
     auto& coarse = *m_levels[l + 1];
     coarse.exchange(coarse.solution(), m_plan[l + 1].prolongation_width);
-    mg::prolong_and_add(coarse.solution(), u, level.updated(), m_stream);
+    mg::prolong_and_add(coarse.solution(), u, level.updated(), m_stream, m_plan[l].coarsening);
   } else {
     m_gather->prolong_from_root(takes_part(l + 1) ? &m_levels[l + 1]->solution() : nullptr, u);
   }

@@ -10,10 +10,12 @@
 // correction and black then red after it, or weighted Jacobi; so with equal pre and post counts
 // a cycle is a symmetric operator, as conjugate gradients want of a preconditioner.
 //
-// Coarsest level: conjugate gradients (unpreconditioned) until its residual has dropped by
-// coarse_solve_reduction<T>() relative to its right-hand side, or its unknown count of
-// iterations: a few iterations on the 3..6 interior points per axis the default coarsening
-// leaves, and close enough to exact that the cycle stays a fixed (linear) operator to rounding.
+// Coarsest level: where it lives on one rank (one-rank runs, gathered levels) and has at most
+// kernels::multigrid::dense_solve_max_points interior points, its dense inverse is applied
+// (exact, one launch). Otherwise (a distributed or large coarsest level) conjugate gradients
+// (unpreconditioned) until its residual has dropped by coarse_solve_reduction<T>() relative to
+// its right-hand side, or its unknown count of iterations, close enough to exact that the cycle
+// stays a fixed (linear) operator to rounding.
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +46,13 @@ class MultigridHierarchy {
   /// Dirichlet values and are not changed; f is read at the owned interior points. Collective.
   void cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
 
+  /// One full multigrid pass for A u = f (same fields as cycle()): the residual of u goes down to
+  /// every level, the coarsest solves for its correction, and each finer level starts from the
+  /// interpolated coarser correction and improves it by one cycle; the finest level adds its
+  /// interpolated correction to u and takes one cycle too. From a zero or rough start it ends
+  /// near the discretisation error, where a cycle alone would not. Collective.
+  void full_multigrid(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+
   /// ||f - A u||_2 over the whole finest grid's interior. Exchanges u's ghosts. Collective.
   double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
 
@@ -62,6 +71,8 @@ class MultigridHierarchy {
   void smooth(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first);
   void restrict_residual(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
   void prolong_correction(int level, mesh::Field<T, 3>& u);
+  /// Restricts `fine` (level l's layout) into level l+1's right-hand side; exchanges its ghosts.
+  void restrict_to_coarser(int level, mesh::Field<T, 3>& fine);
 
   MultigridOptions m_options;
   StreamHandle m_stream;
@@ -69,7 +80,8 @@ class MultigridHierarchy {
   std::shared_ptr<const halo::NcclComm> m_nccl;
   std::vector<std::unique_ptr<MultigridLevel<T>>> m_levels;  // null where this rank takes no part
   std::unique_ptr<halo::MultigridGather<T>> m_gather;              // into the first gathered level, if any
-  std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in the coarsest level
+  std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in a distributed or large coarsest level
+  mesh::Buffer m_coarse_inverse;                             // else the coarsest level's dense inverse, in the fields' space
   typename ConjugateGradient<T>::Options m_coarse_options;
 };
 

@@ -8,7 +8,7 @@ namespace gridflow::solver {
 
 template <class T>
 MultigridLevel<T>::MultigridLevel(const MultigridLevelPlan& plan, const mesh::Decomposition<3>& decomposition, bool finest,
-                                  bool jacobi, mesh::MemorySpace space, halo::Transport transport, StreamHandle stream,
+                                  bool scratch, mesh::MemorySpace space, halo::Transport transport, StreamHandle stream,
                                   std::shared_ptr<const halo::NcclComm> nccl)
     : m_plan(plan),
       m_decomposition(decomposition),
@@ -21,7 +21,7 @@ MultigridLevel<T>::MultigridLevel(const MultigridLevelPlan& plan, const mesh::De
     m_f = make_field("mg_f");
   }
   m_r = make_field("mg_r");
-  if (jacobi) m_scratch = make_field("mg_scratch");
+  if (scratch) m_scratch = make_field("mg_scratch");
 }
 
 template <class T>

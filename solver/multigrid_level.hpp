@@ -18,9 +18,9 @@ namespace gridflow::solver {
 template <class T>
 class MultigridLevel {
  public:
-  /// `finest`: the caller passes the solution and right-hand side (no u, f here). `jacobi`: the
+  /// `finest`: the caller passes the solution and right-hand side (no u, f here). `scratch`: the
   /// smoother needs a second copy of u. Allocates only; no communication.
-  MultigridLevel(const MultigridLevelPlan& plan, const mesh::Decomposition<3>& decomposition, bool finest, bool jacobi,
+  MultigridLevel(const MultigridLevelPlan& plan, const mesh::Decomposition<3>& decomposition, bool finest, bool scratch,
                  mesh::MemorySpace space, halo::Transport transport, StreamHandle stream,
                  std::shared_ptr<const halo::NcclComm> nccl);
   MultigridLevel(const MultigridLevel&) = delete;
@@ -37,7 +37,7 @@ class MultigridLevel {
   /// The restricted residual it solves with (coarse levels only).
   mesh::Field<T, 3>& rhs() { return *m_f; }
   mesh::Field<T, 3>& residual() { return *m_r; }
-  /// Weighted Jacobi's second buffer (only when built with `jacobi`).
+  /// The smoother's second buffer (only when built with `scratch`).
   mesh::Field<T, 3>& scratch() { return *m_scratch; }
 
   /// A zero field of this level's layout.

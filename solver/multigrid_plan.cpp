@@ -7,9 +7,20 @@
 
 namespace gridflow::solver {
 
-mesh::Grid<3> coarsened(const mesh::Grid<3>& fine) {
+kernels::multigrid::Coarsening coarsening_of(const mesh::Grid<3>& fine, mesh::Index coarse_points) {
+  const double smallest = std::min({fine.spacing(0), fine.spacing(1), fine.spacing(2)});
+  kernels::multigrid::Coarsening c;
+  for (int d = 0; d < 3; ++d) {
+    const bool halvable = fine.n[d] % 2 == 0 && fine.n[d] / 2 >= coarse_points;
+    c.shift[d] = halvable && fine.spacing(d) <= coarsening_spacing_ratio * smallest ? 1 : 0;
+  }
+  return c;
+}
+
+mesh::Grid<3> coarsened(const mesh::Grid<3>& fine, const kernels::multigrid::Coarsening& c) {
   mesh::Grid<3> coarse = fine;
   for (int d = 0; d < 3; ++d) {
+    if (!c.halves(d)) continue;
     GRIDFLOW_REQUIRE(fine.n[d] % 2 == 0 && fine.n[d] >= 2, "multigrid coarsens only even interval counts");
     coarse.n[d] = fine.n[d] / 2;
   }
@@ -42,26 +53,31 @@ mesh::Index prolongation_halo(mesh::Index fine_n, int parts) {
   return width;
 }
 
-std::vector<MultigridLevelPlan> plan_multigrid(const mesh::Grid<3>& finest, const std::array<int, 3>& dims, int levels) {
-  GRIDFLOW_REQUIRE(levels >= 1, "a multigrid hierarchy needs at least one level");
-  std::vector<MultigridLevelPlan> plan(static_cast<std::size_t>(levels));
+std::vector<MultigridLevelPlan> plan_multigrid(const mesh::Grid<3>& finest, const std::array<int, 3>& dims,
+                                               mesh::Index coarse_points) {
+  std::vector<MultigridLevelPlan> plan(1);
   plan[0].grid = finest;
   plan[0].dims = dims;
+  plan[0].coarsening = coarsening_of(finest, coarse_points);
   const bool several_ranks = dims[0] * dims[1] * dims[2] > 1;
-  for (int l = 0; l + 1 < levels; ++l) {
+  for (std::size_t l = 0; plan[l].coarsening.any(); ++l) {
+    plan.emplace_back();
     auto& fine = plan[l];
     auto& coarse = plan[l + 1];
-    coarse.grid = coarsened(fine.grid);
-    // Along an axis of one part both widths are 0: a level on one rank keeps its coarser levels.
+    coarse.grid = coarsened(fine.grid, fine.coarsening);
+    coarse.coarsening = coarsening_of(coarse.grid, coarse_points);
+    // Along an axis of one part, or one the coarse level keeps (split alike), both widths are 0:
+    // a level on one rank keeps its coarser levels.
     mesh::Index restriction = 0, prolongation = 0;
     bool fits = true;
     for (int d = 0; d < 3; ++d) {
+      if (!fine.coarsening.halves(d)) continue;
       restriction = std::max(restriction, restriction_halo(fine.grid.n[d], fine.dims[d]));
       prolongation = std::max(prolongation, prolongation_halo(fine.grid.n[d], fine.dims[d]));
     }
     const mesh::Index needed = std::max({min_points_per_rank, restriction, prolongation});
     for (int d = 0; d < 3; ++d)
-      if (fine.dims[d] > 1 && (coarse.grid.n[d] + 1) / fine.dims[d] < needed) fits = false;
+      if (fine.coarsening.halves(d) && fine.dims[d] > 1 && (coarse.grid.n[d] + 1) / fine.dims[d] < needed) fits = false;
     if (fits) {
       coarse.dims = fine.dims;
       coarse.gathered = fine.gathered;

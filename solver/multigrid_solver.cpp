@@ -40,7 +40,10 @@ class MultigridSolve final : public PoissonSolve<T> {
   std::int64_t advance(std::int64_t count) override {
     std::int64_t taken = 0;
     for (; taken < count && !finished(); ++taken) {
-      m_hierarchy.cycle(*m_u, *m_f);
+      if (m_report.iterations == 0 && m_context.config.multigrid.full_multigrid)
+        m_hierarchy.full_multigrid(*m_u, *m_f);
+      else
+        m_hierarchy.cycle(*m_u, *m_f);
       ++m_report.iterations;
       m_finite = record(m_report.iterations);
     }

@@ -1,6 +1,7 @@
 #pragma once
 // MultigridSolver<T>: geometric multigrid cycles (V or F, config.multigrid) until the relative
-// residual is under the tolerance, within config.max_iterations cycles; see
+// residual is under the tolerance, within config.max_iterations cycles, the first of them a full
+// multigrid pass unless config.multigrid.full_multigrid is off; see
 // multigrid_hierarchy.hpp for the levels, smoothers and the coarsest solve. Also a
 // preconditioner: precondition() applies one cycle to A e = r from e = 0 with zero boundary values.
 #include <memory>

@@ -3,19 +3,23 @@
 #include <algorithm>
 
 #include "kernels/fft/dst1.hpp"
+#include "solver/multigrid_plan.hpp"
 
 namespace gridflow::solver {
 
 int multigrid_levels(const mesh::Grid<3>& grid, std::int64_t coarse_points) {
-  int levels = 1;
-  std::array<mesh::Index, 3> n = grid.n;
-  for (;;) {
-    for (int d = 0; d < 3; ++d)
-      if (n[d] % 2 != 0 || n[d] / 2 < coarse_points) return levels;
-    for (auto& v : n) v /= 2;
-    ++levels;
-  }
+  return static_cast<int>(plan_multigrid(grid, {1, 1, 1}, coarse_points).size());
 }
+
+namespace {
+/// The points of every level below the finest together, as a fraction of the finest level's.
+double coarse_levels_fraction(const mesh::Grid<3>& grid, std::int64_t coarse_points) {
+  const auto plan = plan_multigrid(grid, {1, 1, 1}, coarse_points);
+  double sum = 0;
+  for (std::size_t l = 1; l < plan.size(); ++l) sum += static_cast<double>(plan[l].grid.points().size());
+  return sum / static_cast<double>(grid.points().size());
+}
+}  // namespace
 
 MemoryNeed poisson_memory_need(const PoissonConfig& config, const mesh::Box<3>& owned, int ranks, int ghost_capacity,
                                mesh::MemorySpace space, bool host_staging) {
@@ -29,11 +33,13 @@ MemoryNeed poisson_memory_need(const PoissonConfig& config, const mesh::Box<3>& 
   if (config.solver == "jacobi") {
     work = field;  // the second iterate
   } else if (config.solver == "multigrid" || config.solver == "cg-mg") {
-    // Levels have up to 2 ghost layers; each coarser level is an eighth of the one above, so all
-    // of them together hold less than a seventh of the finest level's fields.
+    // Levels have up to 2 ghost layers; each coarser level is an eighth of the one above where
+    // every axis is halved (a seventh in all), up to a half where semi-coarsening halves one axis.
     const double level = field_bytes(owned, std::max(ghost_capacity, 2), precision);
-    const double scratch = config.multigrid.smoother == "jacobi" ? 1 : 0;
-    const double hierarchy = (1 + scratch) * level + (3 + scratch) * level / 7;  // finest r; coarser u, f, r
+    // A second copy of u per level: the Jacobi smoother's, or out-of-place red-black sweeps on one GPU.
+    const double scratch = config.multigrid.smoother == "jacobi" || (device && ranks == 1) ? 1 : 0;
+    const double coarser = coarse_levels_fraction(config.grid, config.multigrid.coarse_points);
+    const double hierarchy = (1 + scratch) * level + (3 + scratch) * level * coarser;  // finest r; coarser u, f, r
     // multigrid: its own u and f on the finest level; cg-mg: those copies and r, p, q, z.
     work = hierarchy + (config.solver == "multigrid" ? 2 : 6) * level;
   } else if (config.solver == "spectral") {

@@ -21,7 +21,8 @@ struct MultigridOptions {
   int pre_smooth = 2;
   int post_smooth = 2;
   double jacobi_weight = 6.0 / 7.0;
-  std::int64_t coarse_points = 4;  ///< coarsen while every axis keeps at least this many intervals
+  std::int64_t coarse_points = 4;  ///< halve an axis only while it keeps at least this many intervals
+  bool full_multigrid = true;      ///< multigrid solver: start with a full multigrid pass (FMG) from the coarsest level
 };
 
 struct PoissonConfig {

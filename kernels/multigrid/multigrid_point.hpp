@@ -69,23 +69,36 @@ GRIDFLOW_HOST_DEVICE inline PointIndex first_of_colour(PointIndex lo, PointIndex
   return lo + ((lo + j + k + colour) & 1);
 }
 
-/// Full weighting onto coarse point (I, J, K) from the 27 fine points around 2I: weights
-/// 1/8 (1/2)^(nonzero offsets), applied as (1/4, 1/2, 1/4) along x, then y, then z.
+/// Which axes a grid transfer halves: shift[d] = 1 where coarse index I is fine index 2I, 0 where
+/// the axis keeps its points (coarse I is fine I: semi-coarsening).
+struct Coarsening {
+  int shift[3] = {1, 1, 1};
+  GRIDFLOW_HOST_DEVICE bool any() const { return (shift[0] | shift[1] | shift[2]) != 0; }
+  GRIDFLOW_HOST_DEVICE bool halves(int d) const { return shift[d] != 0; }
+};
+
+/// Full weighting onto coarse point (I, J, K) from the fine points around its fine point: weights
+/// (1/4, 1/2, 1/4) along each halved axis, applied along x, then y, then z. Along a kept axis the
+/// neighbour offset is 0 and the same formula gives the point itself exactly (0.5 a + 0.25 (a + a)).
 template <class T>
-GRIDFLOW_HOST_DEVICE inline T restriction_at(const mesh::FieldView<const T, 3>& fine, PointIndex I, PointIndex J, PointIndex K) {
-  const T* p = &fine(2 * I, 2 * J, 2 * K);
-  const auto sy = fine.stride[1], sz = fine.stride[2];
+GRIDFLOW_HOST_DEVICE inline T restriction_at(const mesh::FieldView<const T, 3>& fine, PointIndex I, PointIndex J, PointIndex K,
+                                             const Coarsening& c = {}) {
+  const T* p = &fine(I << c.shift[0], J << c.shift[1], K << c.shift[2]);
+  const PointIndex sx = c.shift[0], sy = c.shift[1] * fine.stride[1], sz = c.shift[2] * fine.stride[2];
   // 0.5 c + 0.25 (w + e), not 0.25 w + 0.5 c + 0.25 e: a constant then restricts to itself exactly.
-  const auto line = [](const T* q) { return T(0.5) * q[0] + T(0.25) * (q[-1] + q[1]); };
+  const auto line = [sx](const T* q) { return T(0.5) * q[0] + T(0.25) * (q[-sx] + q[sx]); };
   const auto plane = [&](const T* q) { return T(0.5) * line(q) + T(0.25) * (line(q - sy) + line(q + sy)); };
   return T(0.5) * plane(p) + T(0.25) * (plane(p - sz) + plane(p + sz));
 }
 
 /// Trilinear interpolation at fine point (i, j, k) from coarse points floor(i/2)..ceil(i/2) per
-/// axis (the same point twice along an axis where the fine index is even, which is then exact).
+/// halved axis (the same point twice where the fine index is even, which is then exact) and from
+/// coarse point i itself (twice) along a kept axis.
 template <class T>
-GRIDFLOW_HOST_DEVICE inline T prolongation_at(const mesh::FieldView<const T, 3>& coarse, PointIndex i, PointIndex j, PointIndex k) {
-  const PointIndex i0 = i >> 1, i1 = (i + 1) >> 1, j0 = j >> 1, j1 = (j + 1) >> 1, k0 = k >> 1, k1 = (k + 1) >> 1;
+GRIDFLOW_HOST_DEVICE inline T prolongation_at(const mesh::FieldView<const T, 3>& coarse, PointIndex i, PointIndex j, PointIndex k,
+                                              const Coarsening& c = {}) {
+  const int si = c.shift[0], sj = c.shift[1], sk = c.shift[2];
+  const PointIndex i0 = i >> si, i1 = (i + si) >> si, j0 = j >> sj, j1 = (j + sj) >> sj, k0 = k >> sk, k1 = (k + sk) >> sk;
   const auto x = [&](PointIndex jj, PointIndex kk) { return T(0.5) * (coarse(i0, jj, kk) + coarse(i1, jj, kk)); };
   const auto xy = [&](PointIndex kk) { return T(0.5) * (x(j0, kk) + x(j1, kk)); };
   return T(0.5) * (xy(k0) + xy(k1));

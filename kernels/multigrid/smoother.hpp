@@ -21,4 +21,15 @@ template <class T>
 void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour,
                                   const PoissonCoefficients<T>& k, StreamHandle stream);
 
+/// One whole red-black Gauss-Seidel sweep out of place: out = in on the ghosted boxes both share,
+/// then the points of `first` colour in `box` relaxed, then those of the other colour, each
+/// reading out. Equal, bitwise, to copying in and running red_black_gauss_seidel_sweep for both
+/// colours with no exchange between them, so a caller uses it where out's ghosts need no
+/// exchange (a level on one rank). The CUDA variant marches z-planes through shared memory,
+/// relaxing the first colour one plane ahead of the second: one pass over in, f and out per
+/// sweep instead of two in-place colour sweeps over u and f.
+template <class T>
+void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
+                                     const mesh::Box<3>& box, int first, const PoissonCoefficients<T>& k, StreamHandle stream);
+
 }  // namespace gridflow::kernels::multigrid

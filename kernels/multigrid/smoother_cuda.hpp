@@ -14,4 +14,10 @@ template <class T>
 void red_black_gauss_seidel_sweep_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
                                        int colour, const PoissonCoefficients<T>& k, StreamHandle stream);
 
+/// Writes out on `cover` (points outside `box` copied from in); `readable` is in's ghosted box.
+template <class T>
+void gauss_seidel_sweep_out_of_place_cuda(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
+                                          const mesh::Box<3>& box, const mesh::Box<3>& cover, const mesh::Box<3>& readable,
+                                          int first, const PoissonCoefficients<T>& k, StreamHandle stream);
+
 }  // namespace gridflow::kernels::multigrid

@@ -56,11 +56,39 @@ void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
       [&](auto) { red_black_gauss_seidel_sweep_cuda<T>(u.view(), f.view(), box, colour, c, stream); });
 }
 
+template <class T>
+void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
+                                     const mesh::Box<3>& box, int first, const PoissonCoefficients<T>& c, StreamHandle stream) {
+  constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place";
+  GRIDFLOW_REQUIRE(&in != &out, std::string(name) + ": input and output must be different fields");
+  GRIDFLOW_REQUIRE(first == 0 || first == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
+  require_same_space(in, out, name);
+  require_same_space(in, f, name);
+  require_reach(in, box.grow(1), name);
+  require_reach(out, box.grow(1), name);
+  require_reach(f, box, name);
+  const auto cover = in.ghosted().intersect(out.ghosted());
+  core::run_on_space(
+      name, in.space(), stream,
+      [&] {
+        const auto from = in.view();
+        const auto to = out.view();
+        core::for_each_host("multigrid::gauss_seidel_sweep_out_of_place::host", cover,
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { to(i, j, k) = from(i, j, k); });
+        for (int colour : {first, 1 - first}) red_black_gauss_seidel_sweep(out, f, box, colour, c, stream);
+      },
+      [&](auto) {
+        gauss_seidel_sweep_out_of_place_cuda<T>(in.view(), out.view(), f.view(), box, cover, in.ghosted(), first, c, stream);
+      });
+}
+
 #define GRIDFLOW_INSTANTIATE_SMOOTHERS(T)                                                                             \
   template void weighted_jacobi_sweep<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&,      \
                                          const mesh::Box<3>&, const PoissonCoefficients<T>&, T, StreamHandle);         \
   template void red_black_gauss_seidel_sweep<T>(mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, int, \
-                                                const PoissonCoefficients<T>&, StreamHandle);
+                                                const PoissonCoefficients<T>&, StreamHandle);                          \
+  template void gauss_seidel_sweep_out_of_place<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
+                                                   const mesh::Box<3>&, int, const PoissonCoefficients<T>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_SMOOTHERS(float)
 GRIDFLOW_INSTANTIATE_SMOOTHERS(double)
 #undef GRIDFLOW_INSTANTIATE_SMOOTHERS

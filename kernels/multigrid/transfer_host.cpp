@@ -9,11 +9,11 @@ namespace gridflow::kernels::multigrid {
 
 template <class T>
 void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& coarse, const mesh::Box<3>& coarse_box,
-                             StreamHandle stream) {
+                             StreamHandle stream, const Coarsening& c) {
   constexpr const char* name = "multigrid::restrict_full_weighting";
   require_same_space(fine, coarse, name);
   if (coarse_box.empty()) return;
-  require_reach(fine, restriction_footprint(coarse_box), name);
+  require_reach(fine, restriction_footprint(coarse_box, c), name);
   require_reach(coarse, coarse_box, name);
   core::run_on_space(
       name, fine.space(), stream,
@@ -21,20 +21,20 @@ void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& c
         const auto fv = fine.view();
         const auto cv = coarse.view();
         core::for_each_host("multigrid::restrict_full_weighting::host", coarse_box,
-                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { cv(i, j, k) = restriction_at(fv, i, j, k); });
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { cv(i, j, k) = restriction_at(fv, i, j, k, c); });
       },
-      [&](auto) { restrict_full_weighting_cuda<T>(fine.view(), coarse.view(), coarse_box, stream); });
+      [&](auto) { restrict_full_weighting_cuda<T>(fine.view(), coarse.view(), coarse_box, c, stream); });
 }
 
 template <class T>
 void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, const mesh::Box<3>& fine_box,
-                     StreamHandle stream) {
+                     StreamHandle stream, const Coarsening& c) {
   constexpr const char* name = "multigrid::prolong_and_add";
   require_same_space(fine, coarse, name);
   if (fine_box.empty()) return;
   GRIDFLOW_REQUIRE(fine_box.lo[0] >= 0 && fine_box.lo[1] >= 0 && fine_box.lo[2] >= 0,
                    std::string(name) + ": fine points must have non-negative indices");
-  require_reach(coarse, prolongation_footprint(fine_box), name);
+  require_reach(coarse, prolongation_footprint(fine_box, c), name);
   require_reach(fine, fine_box, name);
   core::run_on_space(
       name, fine.space(), stream,
@@ -42,14 +42,16 @@ void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, c
         const auto cv = coarse.view();
         const auto fv = fine.view();
         core::for_each_host("multigrid::prolong_and_add::host", fine_box,
-                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { fv(i, j, k) += prolongation_at(cv, i, j, k); });
+                            [&](std::int64_t i, std::int64_t j, std::int64_t k) { fv(i, j, k) += prolongation_at(cv, i, j, k, c); });
       },
-      [&](auto) { prolong_and_add_cuda<T>(coarse.view(), fine.view(), fine_box, stream); });
+      [&](auto) { prolong_and_add_cuda<T>(coarse.view(), fine.view(), fine_box, c, stream); });
 }
 
 #define GRIDFLOW_INSTANTIATE_TRANSFER(T)                                                                              \
-  template void restrict_full_weighting<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle); \
-  template void prolong_and_add<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);
+  template void restrict_full_weighting<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle, \
+                                           const Coarsening&);                                                        \
+  template void prolong_and_add<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle,    \
+                                   const Coarsening&);
 GRIDFLOW_INSTANTIATE_TRANSFER(float)
 GRIDFLOW_INSTANTIATE_TRANSFER(double)
 #undef GRIDFLOW_INSTANTIATE_TRANSFER

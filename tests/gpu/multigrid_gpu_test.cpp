@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "kernels/multigrid/dense_solve.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/transfer.hpp"
@@ -110,10 +111,49 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   for (int colour : {0, 1})
     expect_same<T>({u, f}, 0, [&](Fields& a, auto s) { mg::red_black_gauss_seidel_sweep(a[0], a[1], fine_box, colour, k, s); },
                    colour ? "black Gauss-Seidel" : "red Gauss-Seidel");
+  // The z-marching out-of-place sweep: against copy + both colour sweeps on the host, here and on a
+  // box tall enough for several z-chunks, with ghosts of different widths (out's wider than in's).
+  const Spec tall_u{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 0.4}, tall_out{Box<3>{{0, 0, 0}, {40, 20, 75}}, 2, 1.7},
+      tall_f{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 2.2};
+  const Box<3> tall_box{{1, 2, 1}, {39, 19, 74}};
+  for (int first : {0, 1}) {
+    expect_same<T>({u, out, f}, 1, [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], fine_box, first, k, s); },
+                   first ? "out-of-place sweep, black first" : "out-of-place sweep, red first");
+    expect_same<T>({tall_u, tall_out, tall_f}, 1,
+                   [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], tall_box, first, k, s); },
+                   "out-of-place sweep over several z-chunks");
+  }
   expect_same<T>({u, f, out}, 2, [&](Fields& a, auto s) { mg::residual(a[0], a[1], a[2], fine_box, k, s); }, "residual");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
   expect_same<T>({u, coarse}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], coarse_box, s); }, "restriction");
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s); }, "prolongation");
+  // Semi-coarsening: x and z halved, y kept (coarse J is fine J, so the coarse field spans fine y).
+  mg::Coarsening xz;
+  xz.shift[1] = 0;
+  const Spec semi{Box<3>{{0, 0, 0}, {35, 38, 13}}, 1, 0.9};
+  const Box<3> semi_box{{2, 1, 1}, {33, 37, 12}};
+  expect_same<T>({u, semi}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], semi_box, s, xz); },
+                 "restriction halving x and z");
+  expect_same<T>({semi, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s, xz); },
+                 "prolongation halving x and z");
+  {
+    const Box<3> small{{2, 3, 1}, {9, 7, 6}};  // 240 points
+    const auto inverse = mg::dense_inverse(small, stencil::poisson_coefficients<double>(0.013, 0.021, 0.017));
+    const std::vector<T> values(inverse.begin(), inverse.end());
+    gridflow::mesh::Buffer on_device_values(values.size() * sizeof(T), MemorySpace::device);
+    gridflow::mesh::copy_bytes_async(on_device_values.data(), MemorySpace::device, values.data(), MemorySpace::host,
+                                     values.size() * sizeof(T), nullptr);
+    gridflow::mesh::synchronize(nullptr);
+    std::vector<Field<T, 3>> host, device;
+    for (const auto& spec : {u, out}) {
+      host.push_back(host_field<T>(spec.owned, spec.ghost, spec.seed));
+      device.push_back(on_device(host.back()));
+    }
+    mg::apply_dense_inverse(values.data(), host[0], host[1], small, nullptr);
+    mg::apply_dense_inverse(static_cast<const T*>(on_device_values.data()), device[0], device[1], small, nullptr);
+    gridflow::mesh::synchronize(nullptr);
+    EXPECT_EQ(differing(host[1], device[1]), 0u) << "dense coarse solve";
+  }
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::axpy(T(-0.3), a[0], a[1], fine_box, s); }, "axpy");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::xpby(a[0], T(0.7), a[1], fine_box, s); }, "xpby");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::copy(a[0], a[1], fine_box, s); }, "copy");
@@ -134,7 +174,8 @@ TYPED_TEST(MultigridGpu, SolversOnTheDeviceMatchTheHost) {
   const std::vector<std::string> common = {std::string("precision=") + (single ? "float" : "double"),
                                            single ? "poisson.tolerance=1e-5" : "poisson.tolerance=1e-9"};
   const double agree = single ? 1e-5 : 1e-11;
-  for (const char* variant : {"multigrid.smoother=rbgs", "multigrid.smoother=jacobi", "multigrid.cycle=F"}) {
+  for (const char* variant : {"multigrid.smoother=rbgs", "multigrid.smoother=jacobi", "multigrid.cycle=F", "grid.length=[1,16,1]",
+                              "grid.length=[0.0625,1,1]"}) {
     auto overrides = common;
     overrides.push_back(variant);
     const auto config = support::poisson_config(support::sine_deck(32), overrides);

@@ -80,9 +80,11 @@ TEST(MultigridPlan, CoarseLevelsAreGatheredOnceRanksRunOutOfPoints) {
   grid.n = {16, 16, 32};
   grid.length = {1, 1, 2};
   // 16 -> 8 -> 4 -> 2 intervals along x and y; 3 x 2 ranks keep 9 coarse points as 3, 3, 3 but
-  // not 5 as 2, 2, 1.
-  const auto plan = solver::plan_multigrid(grid, {3, 2, 1}, 4);
-  ASSERT_EQ(plan.size(), 4u);
+  // not 5 as 2, 2, 1. The last level halves z alone (4 -> 2), where x and y cannot go below 2.
+  const auto plan = solver::plan_multigrid(grid, {3, 2, 1}, 2);
+  ASSERT_EQ(plan.size(), 5u);
+  EXPECT_EQ(plan[4].grid.n, (std::array<Index, 3>{2, 2, 2}));
+  EXPECT_EQ(plan[3].coarsening.shift[0] + 2 * plan[3].coarsening.shift[1] + 4 * plan[3].coarsening.shift[2], 4);
   EXPECT_EQ(plan[1].grid.n, (std::array<Index, 3>{8, 8, 16}));
   EXPECT_EQ(plan[1].grid.length, grid.length);
   EXPECT_FALSE(plan[1].gathered);
@@ -97,9 +99,32 @@ TEST(MultigridPlan, CoarseLevelsAreGatheredOnceRanksRunOutOfPoints) {
   EXPECT_EQ(plan[2].to_coarser, solver::CoarseTransfer::halo);
   for (const auto& level : plan) EXPECT_GE(level.ghost, std::max(level.restriction_width, level.prolongation_width));
 
-  for (const auto& level : solver::plan_multigrid(grid, {1, 1, 1}, 4)) {
+  for (const auto& level : solver::plan_multigrid(grid, {1, 1, 1}, 2)) {
     EXPECT_FALSE(level.gathered);
     EXPECT_EQ(level.ghost, 1);
     EXPECT_EQ(level.to_coarser, solver::CoarseTransfer::halo);
   }
+}
+
+TEST(MultigridPlan, StretchedSpacingHalvesTheFinelySpacedAxesFirst) {
+  gridflow::mesh::Grid<3> grid;
+  grid.n = {64, 64, 64};
+  grid.length = {16, 1, 1};  // x spaced 16 times wider: y and z halve alone until the spacings are even
+  const auto plan = solver::plan_multigrid(grid, {1, 1, 1}, 2);
+  // Then x alone once y and z reach 2 intervals, until its spacing is twice theirs.
+  const std::vector<std::array<Index, 3>> expected = {{64, 64, 64}, {64, 32, 32}, {64, 16, 16}, {64, 8, 8},
+                                                      {64, 4, 4},   {32, 2, 2},   {16, 2, 2}};
+  ASSERT_EQ(plan.size(), expected.size());
+  for (std::size_t l = 0; l < expected.size(); ++l) EXPECT_EQ(plan[l].grid.n, expected[l]) << "level " << l;
+  EXPECT_EQ(plan[0].coarsening.shift[0], 0);
+  EXPECT_EQ(plan[0].coarsening.shift[1], 1);
+  EXPECT_EQ(plan[4].coarsening.shift[0], 1) << "spacings even at level 4: every axis that can halves";
+  EXPECT_FALSE(plan.back().coarsening.any());
+
+  grid.length = {1, 1.0 / 16, 1};  // y spaced 16 times finer: y halves alone first
+  const auto fine_y = solver::plan_multigrid(grid, {1, 1, 1}, 4);
+  ASSERT_EQ(fine_y.size(), 6u);
+  EXPECT_EQ(fine_y[1].grid.n, (std::array<Index, 3>{64, 32, 64}));
+  EXPECT_EQ(fine_y[4].grid.n, (std::array<Index, 3>{64, 4, 64}));
+  EXPECT_EQ(fine_y[5].grid.n, (std::array<Index, 3>{32, 4, 32})) << "y cannot go below 4 intervals; x and z are finest now";
 }
