@@ -166,8 +166,6 @@ class Translator {
     for (std::size_t i = 0; i < m_variables.size(); ++i)
       if (m_variables[i] == t.text) return "v" + std::to_string(i);
     if (const auto c = m_constants.find(t.text); c != m_constants.end()) return cuda_literal(c->second);
-    if (t.text == "_pi") return cuda_literal(3.141592653589793238462643);  // muParser's own constants
-    if (t.text == "_e") return cuda_literal(2.718281828459045235360287);
     throw Unsupported{};
   }
 

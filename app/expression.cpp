@@ -34,9 +34,10 @@ Expression::Expression(const std::string& key, const std::string& text, const st
       reason = "unknown name '" + e.GetToken() + "' (it may use " + (names.empty() ? "no variables" : names) + ")";
     throw InputError("key '" + key + "': cannot use expression \"" + text + "\": " + reason);
   }
-  std::map<std::string, double> all_constants = constants;
-  all_constants.emplace("pi", M_PI);
-  all_constants.emplace("e", M_E);
+  // Every constant with the value the parser uses: Debian's muParser defines _pi as 3.14159265359,
+  // not the double nearest pi, so the translation must not assume the textbook value.
+  std::map<std::string, double> all_constants;
+  for (const auto& [name, value] : m_parser->GetConst()) all_constants.emplace(name, value);
   if (constant()) {
     m_device_source = cuda_formula_source(cuda_literal(eval(0, 0, 0, 0)));
   } else if (const auto translated = translate_to_cuda(text, variables, all_constants)) {
