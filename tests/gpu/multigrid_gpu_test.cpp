@@ -150,8 +150,9 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
       device.push_back(on_device(host.back()));
     }
     mg::apply_dense_inverse(values.data(), host[0], host[1], small, nullptr);
-    mg::apply_dense_inverse(static_cast<const T*>(on_device_values.data()), device[0], device[1], small, nullptr);
-    gridflow::mesh::synchronize(nullptr);
+    gridflow::mesh::Stream stream;
+    mg::apply_dense_inverse(static_cast<const T*>(on_device_values.data()), device[0], device[1], small, stream.get());
+    gridflow::mesh::synchronize(stream.get());
     EXPECT_EQ(differing(host[1], device[1]), 0u) << "dense coarse solve";
   }
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::axpy(T(-0.3), a[0], a[1], fine_box, s); }, "axpy");
