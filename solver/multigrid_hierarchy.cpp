@@ -52,10 +52,10 @@ std::vector<int> halo_neighbours(const mesh::Decomposition<3>& d) {
 }
 
 /// Whether red-black sweeps on a level go out of place, between u and the scratch field (one pass
-/// over memory per sweep on the device instead of one per colour); only where no exchange is due
-/// between the colours.
-bool out_of_place_gauss_seidel(const mesh::Decomposition<3>& d, mesh::MemorySpace space) {
-  return d.size() == 1 && space == mesh::MemorySpace::device;
+/// over memory per sweep on the device instead of one per colour), when the options ask for it;
+/// only where no exchange is due between the colours.
+bool out_of_place_gauss_seidel(const MultigridOptions& o, const mesh::Decomposition<3>& d, mesh::MemorySpace space) {
+  return o.out_of_place_smoother && d.size() == 1 && space == mesh::MemorySpace::device;
 }
 
 }  // namespace
@@ -72,7 +72,7 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
   }
 
   const auto level = [&](int l, const mesh::Decomposition<3>& d) {
-    const bool scratch = jacobi || out_of_place_gauss_seidel(d, context.space);
+    const bool scratch = jacobi || out_of_place_gauss_seidel(m_options, d, context.space);
     return std::make_unique<MultigridLevel<T>>(m_plan[l], d, l == 0, scratch, context.space, context.transport, context.stream,
                                                m_plan[l].gathered ? nullptr : m_nccl);
   };
@@ -198,7 +198,7 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
   const auto& k = level.coefficients();
   if (m_options.smoother == "rbgs") {
     const int first = black_first ? 1 : 0;
-    if (out_of_place_gauss_seidel(level.decomposition(), u.space())) {
+    if (out_of_place_gauss_seidel(m_options, level.decomposition(), u.space())) {
       mesh::Field<T, 3>* in = &u;
       mesh::Field<T, 3>* out = &level.scratch();
       for (int s = 0; s < sweeps; ++s) {
