@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -85,6 +86,13 @@ void check_output_path(const FilterArguments& a, MPI_Comm comm) {
     else if (::access(folder.c_str(), W_OK | X_OK) != 0)
       error = "--out '" + a.output + "': folder '" + folder.string() + "' is not writable: " + std::strerror(errno);
     else if (fs::is_directory(out, ec)) error = "--out '" + a.output + "': is a folder";
+    else if (out.filename().string().size() > NAME_MAX || a.output.size() >= PATH_MAX)
+      error = "--out: file name too long (at most " + std::to_string(NAME_MAX) + " bytes a name, " +
+              std::to_string(PATH_MAX - 1) + " in all)";
+    else if (fs::exists(out, ec) && (fs::equivalent(out, a.input, ec) ||
+                                     (a.weights.rfind(':') != std::string::npos &&
+                                      fs::equivalent(out, a.weights.substr(0, a.weights.rfind(':')), ec))))
+      error = "--out '" + a.output + "': is an input file of this command; writing it would destroy what is read";
   }
   share_rank0_input_error(error, comm);
 }

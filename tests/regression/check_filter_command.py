@@ -333,6 +333,10 @@ ERROR_CASES = [
     ("gpu_missing", "in.h5", "d1", ["--filter", "mean", "--size", "3", "device=gpu"], 2, "--device 'gpu': "),
     ("unknown_setting", "in.h5", "d1", ["--filter", "mean", "--size", "3", "colour=red"], 1, "'colour=red': unknown argument"),
     ("out_folder", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--out", "no/such/out.h5"], 1, "folder 'no/such' does not exist"),
+    ("out_is_input", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--out", "./in.h5"], 2, "is an input file of this command"),
+    ("out_is_weights", "in.h5", "d1", ["--filter", "correlate", "--weights", "weights.h5:/w1", "--out", "weights.h5"], 1,
+     "is an input file of this command"),
+    ("out_name_too_long", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--out", "o" * 300 + ".h5"], 2, "file name too long"),
 ]
 
 
