@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include <unistd.h>
@@ -64,12 +65,17 @@ auto checked(const std::string& option, const std::string& value, F&& make) {
   }
 }
 
-/// FILE.h5:/path split at the last ':' followed by a dataset path.
-std::pair<std::string, std::string> split_weights_argument(const std::string& text) {
+/// FILE.h5:/path split at the last ':' followed by a dataset path; nothing when malformed.
+std::optional<std::pair<std::string, std::string>> try_split_weights_argument(const std::string& text) {
   const auto colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
-    refuse("--weights '" + text + "'", "expected FILE.h5:/dataset (the file, a colon, the dataset's path in it)");
-  return {text.substr(0, colon), text.substr(colon + 1)};
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) return std::nullopt;
+  return std::make_pair(text.substr(0, colon), text.substr(colon + 1));
+}
+
+std::pair<std::string, std::string> split_weights_argument(const std::string& text) {
+  const auto split = try_split_weights_argument(text);
+  if (!split) refuse("--weights '" + text + "'", "expected FILE.h5:/dataset (the file, a colon, the dataset's path in it)");
+  return *split;
 }
 
 /// Rank 0 checks that --out can be created where it points; the same error everywhere if not.
@@ -89,9 +95,8 @@ void check_output_path(const FilterArguments& a, MPI_Comm comm) {
     else if (out.filename().string().size() > NAME_MAX || a.output.size() >= PATH_MAX)
       error = "--out: file name too long (at most " + std::to_string(NAME_MAX) + " bytes a name, " +
               std::to_string(PATH_MAX - 1) + " in all)";
-    else if (fs::exists(out, ec) && (fs::equivalent(out, a.input, ec) ||
-                                     (a.weights.rfind(':') != std::string::npos &&
-                                      fs::equivalent(out, a.weights.substr(0, a.weights.rfind(':')), ec))))
+    else if (const auto weights = try_split_weights_argument(a.weights);
+             fs::exists(out, ec) && (fs::equivalent(out, a.input, ec) || (weights && fs::equivalent(out, weights->first, ec))))
       error = "--out '" + a.output + "': is an input file of this command; writing it would destroy what is read";
   }
   share_rank0_input_error(error, comm);

@@ -107,7 +107,7 @@ std::string FftEvaluator<T>::check_locally(const Configuration& c) {
     if (m_space == mesh::MemorySpace::host) std::memset(m_output.data(), 0, m_output.bytes());
     else mesh::zero_device_bytes(m_output.data(), m_output.bytes());
     p.execute(m_input.data(), m_output.data());
-    if (m_space == mesh::MemorySpace::device) mesh::synchronize(m_stream);
+    mesh::synchronize(m_space, m_stream);
     std::vector<unsigned char> got(m_output.bytes());
     mesh::copy_bytes(got.data(), mesh::MemorySpace::host, m_output.data(), m_space, got.size());
     const double error = relative_l2_difference(reinterpret_cast<const T*>(got.data()),

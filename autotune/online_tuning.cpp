@@ -66,7 +66,7 @@ std::int64_t probe_steps_per_run(SteppedRun& run, const OnlineTuning& setup, std
   for (;;) {
     const double start = MPI_Wtime();
     const std::int64_t advanced = run.advance(count);
-    if (setup.space == mesh::MemorySpace::device) mesh::synchronize(setup.stream);
+    mesh::synchronize(setup.space, setup.stream);
     const double local = MPI_Wtime() - start;
     if (advanced < count) throw ComputationEnded();
     GRIDFLOW_MPI_CHECK(MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, setup.comm));

@@ -72,6 +72,11 @@ void fill_device_bytes(void* dst, int value, std::size_t bytes, StreamHandle str
 void zero_device_bytes(void* dst, std::size_t bytes);
 /// Blocks until all work queued on `stream` has finished.
 void synchronize(StreamHandle stream);
+/// The same for work on fields of `space`: host work has already finished (and a CUDA build on a
+/// machine without a GPU must not call the runtime for it).
+inline void synchronize(MemorySpace space, StreamHandle stream) {
+  if (space == MemorySpace::device) synchronize(stream);
+}
 
 /// A non-blocking CUDA stream owned for its lifetime. A high-priority stream's blocks are
 /// scheduled ahead of waiting blocks of normal streams (small halo work beside a big kernel).

@@ -80,7 +80,7 @@ class CgMultigridSolve final : public PoissonSolve<T> {
   SolveReport finish() override {
     const auto result = m_cg.finish();
     mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
-    if (m_context.space == mesh::MemorySpace::device) mesh::synchronize(m_context.stream);
+    mesh::synchronize(m_context.space, m_context.stream);
     SolveReport report;
     report.history = m_history;
     report.converged = result.converged;

@@ -22,7 +22,7 @@ HeatSolver<T>::HeatSolver(const HeatConfig& config, const mesh::Decomposition<2>
       m_boundary_timer(space, stream), m_exchange(mesh::MemorySpace::host, nullptr) {
   auto last = std::chrono::steady_clock::now();
   const auto lap = [&] {  // seconds since the last lap, the stream's work included
-    if (space == mesh::MemorySpace::device) mesh::synchronize(stream);
+    mesh::synchronize(space, stream);
     const auto now = std::chrono::steady_clock::now();
     return std::chrono::duration<double>(now - std::exchange(last, now)).count();
   };
@@ -178,7 +178,7 @@ void HeatSolver<T>::advance(std::int64_t count) {
 
 template <class T>
 void HeatSolver<T>::wait() const {
-  if (m_space == mesh::MemorySpace::device) mesh::synchronize(m_stream);
+  mesh::synchronize(m_space, m_stream);
 }
 
 // Both buffers whole, so that the hand-over does not depend on which points of the buffer the next

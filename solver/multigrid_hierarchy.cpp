@@ -102,7 +102,7 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     m_coarse_inverse = mesh::Buffer(values.size() * sizeof(T), context.space);
     mesh::copy_bytes_async(m_coarse_inverse.data(), context.space, values.data(), mesh::MemorySpace::host, values.size() * sizeof(T),
                            m_stream);
-    if (context.space == mesh::MemorySpace::device) mesh::synchronize(m_stream);  // `values` dies here
+    mesh::synchronize(context.space, m_stream);  // `values` dies here
   } else if (takes_part(last)) {
     const auto& coarsest = *m_levels[last];
     m_coarse_solver = std::make_unique<ConjugateGradient<T>>(coarsest.decomposition(), m_plan[last].ghost, context.space,

@@ -68,7 +68,7 @@ class MultigridSolve final : public PoissonSolve<T> {
 
   SolveReport finish() override {
     mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
-    if (m_context.space == mesh::MemorySpace::device) mesh::synchronize(m_context.stream);
+    mesh::synchronize(m_context.space, m_context.stream);
     m_report.seconds = MPI_Wtime() - m_start;
     return m_report;
   }

@@ -42,7 +42,7 @@ PoissonProblem<T>::PoissonProblem(const PoissonConfig& config, const mesh::Decom
 
   DirichletBoundary<T, 3> boundary(grid, config.boundary, space, stream);
   boundary.apply(*m_u, m_u->ghosted().intersect(grid.points()), 0.0);
-  if (space == mesh::MemorySpace::device) mesh::synchronize(stream);
+  mesh::synchronize(space, stream);
   // The zero guess's residual needs the neighbours' boundary values in the ghosts: they are set
   // above from the expressions, and the zero interior is zero everywhere already.
   m_b_norm = global_norm(kernels::stencil::residual_norm_squared(*m_u, *m_f, updated_points(), m_k, stream),

@@ -24,7 +24,7 @@ SpectralSolver<T>::SpectralSolver(const PoissonContext& context)
     m_rhs = std::make_unique<mesh::Field<T, 3>>(m_transform.owned_interior(), 0, context.space, "spectral_rhs");
   // The set-up queued on the stream (the transforms' zeroed buffers, the eigenvalue tables) ends
   // here, not inside the first timed solve.
-  if (context.space == mesh::MemorySpace::device) mesh::synchronize(context.stream);
+  mesh::synchronize(context.space, context.stream);
 }
 
 namespace {

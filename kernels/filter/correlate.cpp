@@ -237,7 +237,7 @@ void correlate(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const me
   FilterPlan<T, Dim> plan(weights, boundary, global, tunables);
   plan.apply(in, out, update, stream);
   // The plan's scratch is freed on return; device work still queued on `stream` may use it.
-  if (in.space() == mesh::MemorySpace::device) mesh::synchronize(stream);
+  mesh::synchronize(in.space(), stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_FILTER_PLAN(T, D)                                                                                  \
