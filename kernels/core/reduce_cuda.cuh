@@ -46,14 +46,13 @@ __device__ void block_reduce(typename Reducer::Value value, typename Reducer::Va
   }
 }
 
-/// Adds the block's sum of `value` (pairwise tree in `slots`, one double per thread) to *total
-/// with one atomic per block. Blocks land in an order that varies from run to run, and so may the
-/// last bits of *total: this is the fused residual of the Jacobi sweeps, kept as it is because
-/// their residual histories are what they are. For a sum with the same bits every run, use
-/// reduce_cuda.
-__device__ inline void add_block_sum_atomic(double value, double* slots, double* total) {
+/// Stores the block's sum of `value` (pairwise tree in `slots`, one double per thread) in
+/// partials[block number], blocks numbered x fastest; BlockSums::total adds them in that order,
+/// so a sum has the same bits on every run of the same launch shape.
+__device__ inline void store_block_sum(double value, double* slots, double* partials) {
   block_reduce<Sum, BlockTree::pairwise>(value, slots);
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) atomicAdd(total, slots[0]);
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    partials[blockIdx.x + gridDim.x * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z)] = slots[0];
 }
 
 namespace detail {
@@ -73,7 +72,44 @@ __global__ void reduce_kernel(BoxPoints<Dim> b, Term term, typename Reducer::Val
   if (threadIdx.x == 0) partial[blockIdx.x] = slots[0];
 }
 
+// One block adds `count` partials: thread t the partials t, t + threads, ... in turn, then the
+// halving tree. A fixed order, whatever the timing.
+template <class Value>
+__global__ void sum_partials_kernel(const Value* partials, long long count, Value* total) {
+  __shared__ Value slots[reduce_threads];
+  Value acc = 0;
+  for (long long q = threadIdx.x; q < count; q += reduce_threads) acc += partials[q];
+  block_reduce<Sum, BlockTree::halving>(acc, slots);
+  if (threadIdx.x == 0) *total = slots[0];
+}
+
 }  // namespace detail
+
+/// Scratch for the per-block sums of one launch (store_block_sum) and their fixed-order total.
+class BlockSums {
+ public:
+  /// Room for `blocks` partials plus the total, ordered on `stream`; call before the launch.
+  double* partials(long long blocks, StreamHandle stream) {
+    m_blocks = blocks;
+    m_buffer = mesh::Buffer::on_stream(static_cast<std::size_t>(blocks + 1) * sizeof(double), stream);
+    return static_cast<double*>(m_buffer.data());
+  }
+  /// The sum of the partials, on the host (blocks until the launch has finished).
+  double total(StreamHandle stream) const {
+    if (m_blocks == 0) return 0;
+    double* partials = static_cast<double*>(m_buffer.data());
+    detail::sum_partials_kernel<double><<<1, detail::reduce_threads, 0, stream>>>(partials, m_blocks, partials + m_blocks);
+    GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+    double host = 0;
+    GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(&host, partials + m_blocks, sizeof(double), cudaMemcpyDeviceToHost, stream));
+    GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host;
+  }
+
+ private:
+  mesh::Buffer m_buffer;
+  long long m_blocks = 0;
+};
 
 /// The reduction over `box` of term(i, j[, k]) (a Reducer::Value), on `stream`; blocks until the
 /// result is on the host. The block count depends only on the box's size and the block partials

@@ -44,10 +44,10 @@ __device__ double residual_sq_in_box(const Extent& e, int i, int j, int z, T rhs
 
 // Each thread owns one (x, y) column of CZ consecutive z-cells and walks up it, keeping the planes
 // below, at and above in registers. With RESIDUAL it also sums (f - A in)^2 over the residual box
-// into *sum (a block reduction, then one double atomic per block). Without WRITE it only measures.
+// into its block's partial (a fixed-order block reduction). Without WRITE it only measures.
 template <class T, int CZ, bool RESIDUAL, bool WRITE = true>
 __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, Extent e,
-                              PoissonCoefficients<T> k, double* sum) {
+                              PoissonCoefficients<T> k, double* partials) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   const int z0 = blockIdx.z * CZ;
@@ -72,7 +72,7 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
   }
   if constexpr (RESIDUAL) {
     __shared__ double partial[1024];
-    core::add_block_sum_atomic(acc, partial, sum);
+    core::store_block_sum(acc, partial, partials);
   }
 }
 
@@ -84,7 +84,7 @@ __global__ void jacobi_kernel(const T* __restrict__ in, T* __restrict__ out, con
 // but neither written nor summed.
 template <class T, int CX, int CZ, bool RESIDUAL, bool WRITE = true>
 __global__ void jacobi_vector_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, Extent e,
-                                     PoissonCoefficients<T> k, double* sum) {
+                                     PoissonCoefficients<T> k, double* partials) {
   const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * CX - e.lead;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   const int z0 = blockIdx.z * CZ;
@@ -131,7 +131,7 @@ __global__ void jacobi_vector_kernel(const T* __restrict__ in, T* __restrict__ o
   }
   if constexpr (RESIDUAL) {
     __shared__ double partial[1024];
-    core::add_block_sum_atomic(acc, partial, sum);
+    core::store_block_sum(acc, partial, partials);
   }
 }
 
@@ -139,7 +139,7 @@ __global__ void jacobi_vector_kernel(const T* __restrict__ in, T* __restrict__ o
 // one-point halo) instead of read through L1: the seed paper's "shared memory vs cache" choice.
 template <class T, int CZ, bool RESIDUAL, bool WRITE = true>
 __global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, Extent e,
-                                     PoissonCoefficients<T> k, double* sum) {
+                                     PoissonCoefficients<T> k, double* partials) {
   extern __shared__ unsigned char shared_bytes[];
   T* tile = reinterpret_cast<T*>(shared_bytes);
   const int tx = threadIdx.x, ty = threadIdx.y, pitch = blockDim.x + 2;
@@ -175,7 +175,7 @@ __global__ void jacobi_shared_kernel(const T* __restrict__ in, T* __restrict__ o
   }
   if constexpr (RESIDUAL) {
     __syncthreads();  // the tile is no longer needed: reuse it for the partial sums
-    core::add_block_sum_atomic(acc, reinterpret_cast<double*>(shared_bytes), sum);
+    core::store_block_sum(acc, reinterpret_cast<double*>(shared_bytes), partials);
   }
 }
 
@@ -211,9 +211,14 @@ int max_threads_per_block(Kernel kernel) {
   return a.maxThreadsPerBlock;
 }
 
+// Where a launch of `grid` stores its block sums; none without a residual.
+double* partials_for(core::BlockSums* sums, const dim3& grid, StreamHandle stream) {
+  return sums ? sums->partials(static_cast<long long>(grid.x) * grid.y * grid.z, stream) : nullptr;
+}
+
 template <class T, int CX, int CZ, bool RESIDUAL, bool WRITE>
 void launch_vector(const JacobiCudaParams& p, const T* in, T* out, const T* f, Extent e, const PoissonCoefficients<T>& k,
-                   double* sum, StreamHandle stream) {
+                   core::BlockSums* sums, StreamHandle stream) {
   static const int max_threads = max_threads_per_block(jacobi_vector_kernel<T, CX, CZ, RESIDUAL, WRITE>);
   if (p.block_x * p.block_y > max_threads)
     throw Error(fmt_params(p) + " cannot launch: its kernel needs so many registers that a block holds at most " +
@@ -222,35 +227,35 @@ void launch_vector(const JacobiCudaParams& p, const T* in, T* out, const T* f, E
   const int threads_x = (e.nx + e.lead + CX - 1) / CX;
   const dim3 block(p.block_x, p.block_y);
   const dim3 grid((threads_x + p.block_x - 1) / p.block_x, (e.ny + p.block_y - 1) / p.block_y, (e.nz + CZ - 1) / CZ);
-  jacobi_vector_kernel<T, CX, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, sum);
+  jacobi_vector_kernel<T, CX, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, partials_for(sums, grid, stream));
 }
 
 template <class T, int CZ, bool RESIDUAL, bool WRITE>
 void launch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const Extent& e, const PoissonCoefficients<T>& k,
-            double* sum, StreamHandle stream) {
+            core::BlockSums* sums, StreamHandle stream) {
   if (!p.shared_tile) switch (usable_cells_x(p, in, out, f, e)) {
-      case 2: return launch_vector<T, 2, CZ, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
-      case 4: return launch_vector<T, 4, CZ, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+      case 2: return launch_vector<T, 2, CZ, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
+      case 4: return launch_vector<T, 4, CZ, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
     }
   const dim3 block(p.block_x, p.block_y);
   const dim3 grid((e.nx + p.block_x - 1) / p.block_x, (e.ny + p.block_y - 1) / p.block_y, (e.nz + CZ - 1) / CZ);
   if (p.shared_tile) {
     const std::size_t tile = std::max<std::size_t>((p.block_x + 2) * (p.block_y + 2) * sizeof(T), p.block_x * p.block_y * sizeof(double));
-    jacobi_shared_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, tile, stream>>>(in, out, f, e, k, sum);
+    jacobi_shared_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, tile, stream>>>(in, out, f, e, k, partials_for(sums, grid, stream));
   } else {
-    jacobi_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, sum);
+    jacobi_kernel<T, CZ, RESIDUAL, WRITE><<<grid, block, 0, stream>>>(in, out, f, e, k, partials_for(sums, grid, stream));
   }
 }
 
 template <class T, bool RESIDUAL, bool WRITE = true>
 void dispatch(const JacobiCudaParams& p, const T* in, T* out, const T* f, const Extent& e, const PoissonCoefficients<T>& k,
-              double* sum, StreamHandle stream) {
+              core::BlockSums* sums, StreamHandle stream) {
   switch (p.cells_z) {
-    case 1: return launch<T, 1, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
-    case 2: return launch<T, 2, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
-    case 4: return launch<T, 4, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
-    case 8: return launch<T, 8, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
-    case 16: return launch<T, 16, RESIDUAL, WRITE>(p, in, out, f, e, k, sum, stream);
+    case 1: return launch<T, 1, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
+    case 2: return launch<T, 2, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
+    case 4: return launch<T, 4, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
+    case 8: return launch<T, 8, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
+    case 16: return launch<T, 16, RESIDUAL, WRITE>(p, in, out, f, e, k, sums, stream);
   }
 }
 
@@ -266,19 +271,15 @@ Extent extent_of(const mesh::FieldView<const T, 3>& v, const mesh::Box<3>& updat
   return e;
 }
 
-/// Runs the sweep (or, without WRITE, only the measurement) with the residual summed into a device
-/// double, and returns it (blocking).
+/// Runs the sweep (or, without WRITE, only the measurement) with the residual summed in a fixed
+/// order (the same bits on every run of the same launch shape), and returns it (blocking).
 template <class T, bool WRITE = true>
 double sweep_with_sum(const JacobiCudaParams& params, const T* in, T* out, const T* f, const Extent& e,
                       const PoissonCoefficients<T>& k, StreamHandle stream) {
-  auto sum = mesh::Buffer::on_stream(sizeof(double), stream);
-  GRIDFLOW_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(double), stream));
-  dispatch<T, true, WRITE>(params, in, out, f, e, k, static_cast<double*>(sum.data()), stream);
+  core::BlockSums sums;
+  dispatch<T, true, WRITE>(params, in, out, f, e, k, &sums, stream);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
-  double host = 0;
-  GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(&host, sum.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
-  GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return host;
+  return sums.total(stream);
 }
 
 }  // namespace

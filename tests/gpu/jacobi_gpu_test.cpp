@@ -1,6 +1,6 @@
 // The CUDA Jacobi variants against the host oracle: every launch configuration (block shape,
 // z-cells per thread, shared tile or L1, x-cells per vector) bitwise for the sweep, the fused and the stand-alone
-// residual to summation-order rounding; and the Jacobi solver on the device against the host.
+// residual to summation-order rounding, each with the same bits on every run; and the Jacobi solver on the device against the host.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,6 +82,47 @@ TYPED_TEST(JacobiGpu, EveryLaunchConfigurationMatchesTheOracle) {
   }
   EXPECT_GT(tried, 3 * 250);
   EXPECT_LT(cannot_launch, tried / 4);
+}
+
+// Block sums land in a fixed order, so a residual has the same bits on every run (with one
+// atomic per block, as before, its last bits changed from run to run on grids this size).
+TYPED_TEST(JacobiGpu, ResidualHasTheSameBitsOnEveryRun) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  using namespace gridflow;
+  const mesh::Box<3> owned{{0, 0, 0}, {191, 160, 150}};
+  mesh::Field<T, 3> in(owned, 1, mesh::MemorySpace::host), f(owned, 1, mesh::MemorySpace::host);
+  const auto g = in.ghosted();
+  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
+    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
+      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) {
+        in(i, j, k) = static_cast<T>(std::sin(0.37 * i + 0.11 * k) * std::cos(0.23 * j));
+        f(i, j, k) = static_cast<T>(std::cos(0.13 * i + 0.07 * j * k));
+      }
+  const auto coeff = kernels::stencil::poisson_coefficients<T>(0.1, 0.12, 0.09);
+  mesh::Stream stream;
+  mesh::Field<T, 3> d_in(owned, 1, mesh::MemorySpace::device), d_out(owned, 1, mesh::MemorySpace::device),
+      d_f(owned, 1, mesh::MemorySpace::device);
+  d_in.copy_from(in);
+  d_f.copy_from(f);
+  const double first = kernels::stencil::residual_norm_squared(d_in, d_f, owned, coeff, stream.get());
+  for (int run = 0; run < 20; ++run)
+    EXPECT_EQ(kernels::stencil::residual_norm_squared(d_in, d_f, owned, coeff, stream.get()), first) << "run " << run;
+  int shapes = 0;
+  for (const auto& c : autotune::jacobi_cuda_space(sizeof(T)).enumerate()) {
+    if (shapes++ % 40 != 0) continue;  // a spread of launch shapes, each against itself
+    const auto p = autotune::jacobi_cuda_params(c);
+    double sum = 0;
+    try {
+      sum = kernels::stencil::jacobi_sweep_with_residual(d_in, d_out, d_f, owned, owned, coeff, p, stream.get());
+    } catch (const Error&) {
+      continue;  // refused launch shapes are checked above
+    }
+    for (int run = 0; run < 5; ++run)
+      EXPECT_EQ(kernels::stencil::jacobi_sweep_with_residual(d_in, d_out, d_f, owned, owned, coeff, p, stream.get()), sum)
+          << p << ", run " << run;
+  }
 }
 
 TYPED_TEST(JacobiGpu, SolverOnDeviceMatchesHost) {
