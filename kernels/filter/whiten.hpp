@@ -10,7 +10,8 @@
 //      and is refined by the gradient least squares of whiten_point.hpp: the residual shift of
 //      M_k(y + s_k_y, x + s_k_x) against F, added to s_k, until both components of every frame's
 //      update are below tolerance_px or max_refinements passes have run. With m > 1, pilot
-//      passes (as many, same stop) refine s_1 alone first, and every other guess moves with it
+//      passes (as many at most; they stop below whiten_pilot_tolerance_factor * tolerance_px)
+//      refine s_1 alone first, and every other guess moves with it
 //      (s_k = S_k - (S_{t-1} - s_1)): one frame's passes cost 1/m of a pass over all, and the
 //      passes over all frames then start within the pilot's accuracy;
 //   2. S_t = mean over k of (S_k - s_k): the N pairwise estimates chained to frame 0, averaged.

@@ -97,7 +97,7 @@ int refine_shifts(const WhitenFrame<T>& job, const WhitenParams& params, std::ve
   const int m = job.m;
   if (m > 1) {
     for (int pilot = 1;; ++pilot)
-      if (!(shift_pass(job, 1, s) >= params.tolerance_px) || pilot >= params.max_refinements) break;
+      if (!(shift_pass(job, 1, s) >= whiten_pilot_tolerance_factor * params.tolerance_px) || pilot >= params.max_refinements) break;
     for (int k = 1; k < m; ++k)
       for (int a = 0; a < 2; ++a) s[2 * k + a] = whiten_pilot_guess(job.history[2 * (job.t - 1 - k) + a], job.history[2 * (job.t - 1) + a], s[a]);
   }

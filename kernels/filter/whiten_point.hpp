@@ -107,6 +107,12 @@ GRIDFLOW_HOST_DEVICE inline void whiten_shift_update(const WhitenShiftSums& s, d
   dx = -(s.q * s.w - s.p * s.v) / det;
 }
 
+/// The pilot passes (frame t-1 alone) stop once their update is below this many times
+/// tolerance_px: they only start the passes over all frames, whose first update is about 0.02 px
+/// on the star field whatever the pilot's last 0.001-0.01 px, so a looser pilot spares a pass over
+/// the whole frame without adding a pass over all frames (measured: 2.0 passes either way).
+inline constexpr double whiten_pilot_tolerance_factor = 10.0;
+
 /// The guess for s_k once the pilot passes found s_1 (frame t-1 against F): F sits at
 /// S_t ~ S_{t-1} - s_1, so s_k = S_k - (S_{t-1} - s_1), per axis.
 GRIDFLOW_HOST_DEVICE inline double whiten_pilot_guess(double s_k_history, double s_prev_history, double s_1) {

@@ -184,6 +184,7 @@ TEST(WhitenGpu, TwoRunsOfOneStreamAreBitwiseEqual) {
   WhitenParams p;
   p.memory = 20;
   WhitenTunables chunk2, chunk4;
+  chunk2.shift_chunk = 2;
   chunk4.shift_chunk = 4;
   expect_two_runs_bitwise_equal<float>(small_field(256, 256, 30), p, chunk2);
   expect_two_runs_bitwise_equal<float>(small_field(256, 256, 30), p, chunk4);

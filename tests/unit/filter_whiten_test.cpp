@@ -190,7 +190,7 @@ TEST(Whiten, BadParametersAreRefusedNamingTheParameter) {
   WhitenTunables odd_chunk;
   odd_chunk.shift_chunk = 3;
   EXPECT_EQ(message([&] { Whitener<float>(16, 16, WhitenParams{}, mesh::MemorySpace::host, odd_chunk); }),
-            "whiten: invalid tunables whiten_cuda(threads=256,blocks_per_sm=4,gram_tile=256,shift_chunk=3) (threads a multiple of 32 "
+            "whiten: invalid tunables whiten_cuda(threads=256,blocks_per_sm=2,gram_tile=256,shift_chunk=3) (threads a multiple of 32 "
             "in 32..1024, blocks_per_sm 1..32, gram_tile a multiple of 32 in 32..512, shift_chunk 2 or 4)");
 }
 
