@@ -1,6 +1,7 @@
 // The in-situ whitening filter with device fields (the ring on rank 0's GPU) against the host
-// Whitener on whole frames: to rounding, not bitwise (the CUDA whitening sums with atomics, see
-// kernels/filter/whiten_cuda.hpp), at 1 rank and at 2 ranks sharing the GPU.
+// Whitener on whole frames: to rounding, not bitwise (the CUDA whitening sums in an order of its
+// own, fixed by the launch shape: kernels/filter/whiten_cuda.hpp), at 1 rank and at 2 ranks
+// sharing the GPU.
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.hpp"
