@@ -22,8 +22,8 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
           for (int cells : {1, 2})
             for (bool unrolled : {false, true}) c.push_back({FilterVariant::tiled, t, tx, 1, 1, true, cells, unrolled});
     for (int t : threads)
-      for (int chunks : {4, 8, 16, 32})
-        for (const auto& [cells, batch] : {std::pair<int, int>{2, 4}, {2, 6}, {4, 8}})
+      for (int chunks : {2, 4, 8, 16})
+        for (const auto& [cells, batch] : {std::pair<int, int>{2, 4}, {2, 6}, {2, 8}, {4, 8}, {4, 16}})
           c.push_back({FilterVariant::ring, t, 1, 1, chunks, true, cells, false, batch});
     return c;
   }
@@ -47,11 +47,13 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
       for (const auto& [cells, batch] : cells_batch) c.push_back({FilterVariant::streaming, t, s.x, s.y, s.z, true, cells, false, batch});
   // Ring: threads x cross rows (2D: one row), walk segments, planes per step and planes staged.
   const std::vector<std::pair<int, int>> blocks2 = {{64, 1}, {128, 1}, {256, 1}};
-  const std::vector<std::pair<int, int>> blocks3 = {{64, 4}, {128, 4}, {128, 8}, {256, 8}, {256, 16}};
-  const std::pair<int, int> ring_cells_batch[] = {{2, 6}, {4, 8}, {4, 12}, {8, 16}};
+  const std::vector<std::pair<int, int>> blocks3 = {{64, 2}, {64, 4}, {128, 4}, {128, 8}, {256, 8}, {256, 16}};
+  const std::vector<std::pair<int, int>> ring_cells_batch2 = {{2, 6}, {2, 8}, {4, 8}, {4, 12}, {4, 16}, {8, 16}, {8, 24}};
+  const std::vector<std::pair<int, int>> ring_cells_batch3 = {{2, 4}, {2, 8}, {4, 8}, {4, 12}, {4, 16}};
   for (const auto& [t, rows] : dims == 2 ? blocks2 : blocks3)
-    for (int segment : {64, 128, 256, 512})
-      for (const auto& [cells, batch] : ring_cells_batch) c.push_back({FilterVariant::ring, t, 1, rows, segment, true, cells, false, batch});
+    for (int segment : {32, 64, 128, 256})
+      for (const auto& [cells, batch] : dims == 2 ? ring_cells_batch2 : ring_cells_batch3)
+        c.push_back({FilterVariant::ring, t, 1, rows, segment, true, cells, false, batch});
   return c;
 }
 
