@@ -115,75 +115,64 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
   // where it lies inside the array (every block but the edges' lanes), else value by value mapped
   // by the mode; the x halo value by value. Rows and planes that `constant` puts outside the array
   // are not copied (their passes' values become cval), nor values no output needs.
-  // Where plane i of the walk is read: its first column and its (mapped) walk index; false for a
-  // plane outside the array under `constant`.
-  const auto plane_at = [&](int i, long long& ox, long long& w) {
-    ox = o0, w = o2;
-    if constexpr (chunks) {
-      ox = o0 + static_cast<long long>(i) * X;
-    } else {
-      const long long mw = boundary_index(o2 - R2 + i - a.glo[2], a.gn[2], a.mode);
-      if (mw < 0) return false;
-      w = a.glo[2] + mw;
-    }
-    return true;
-  };
-  // The array's cross row read at staged row e (3D), or -1 where nothing is read.
-  const auto cross_at = [&](int e) -> long long {
-    if constexpr (Dim == 2) {
-      return 0;
-    } else {
-      const long long y = o1 - R1 + e;
-      const long long my = y <= yneed ? boundary_index(y - a.glo[1], a.gn[1], a.mode) : -2;
-      return my < 0 ? -1 : a.glo[1] + my;
-    }
-  };
   const auto copy_step = [&](int s, int slot) {
-    T* const dst0 = stage + slot * step_values;
-    // The rows of the step's planes (row r = plane c, cross row e) dealt over the thread rows.
-    int c = 0, e = ty;
 #pragma unroll 1
-    for (int r = ty; r < CW * EY; r += TY, e += TY) {
-      while (e >= EY) e -= EY, ++c;
+    for (int c = 0; c < CW; ++c) {
       const int i = s * CW + c;
       if (i >= planes) break;
-      long long ox, w;
-      if (!plane_at(i, ox, w)) continue;
-      const long long gy = cross_at(e);
-      if (gy < 0) continue;
-      const long long row = at(a.in, 0, gy, w), gx0 = ox + tx * V;
-      T* const d = dst0 + r * pitch + P + tx * V;
-      if (a.aligned && gx0 >= a.glo[0] && gx0 + V - 1 < a.glo[0] + a.gn[0] && gx0 + V - 1 <= xneed) {
-        __pipeline_memcpy_async(d, a.in.data + (row + gx0), 16);
-        continue;
+      long long ox = o0, w = o2;
+      if constexpr (chunks) {
+        ox = o0 + static_cast<long long>(i) * X;
+      } else {
+        const long long mw = boundary_index(o2 - R2 + i - a.glo[2], a.gn[2], a.mode);
+        if (mw < 0) continue;
+        w = a.glo[2] + mw;
       }
+      T* const dst = stage + slot * step_values + c * plane_values;
+      const long long gx0 = ox + tx * V;
+      const bool vector = a.aligned && gx0 >= a.glo[0] && gx0 + V - 1 < a.glo[0] + a.gn[0] && gx0 + V - 1 <= xneed;
+      for (int e = ty; e < EY; e += TY) {
+        long long gy = 0;
+        if constexpr (Dim == 3) {
+          const long long y = o1 - R1 + e;
+          const long long my = y <= yneed ? boundary_index(y - a.glo[1], a.gn[1], a.mode) : -2;
+          if (my < 0) continue;
+          gy = a.glo[1] + my;
+        }
+        const long long row = at(a.in, 0, gy, w);
+        T* const d = dst + e * pitch + P + tx * V;
+        if (vector) {
+          __pipeline_memcpy_async(d, a.in.data + (row + gx0), 16);
+          continue;
+        }
 #pragma unroll
-      for (int v = 0; v < V; ++v) {
-        const long long gx = gx0 + v;
-        if (gx > xneed) break;
-        const long long mx = boundary_index(gx - a.glo[0], a.gn[0], a.mode);
-        if (mx >= 0) __pipeline_memcpy_async(d + v, a.in.data + (row + a.glo[0] + mx), sizeof(T));
-        else d[v] = a.cval;
+        for (int v = 0; v < V; ++v) {
+          const long long gx = gx0 + v;
+          if (gx > xneed) break;
+          const long long mx = boundary_index(gx - a.glo[0], a.gn[0], a.mode);
+          if (mx >= 0) __pipeline_memcpy_async(d + v, a.in.data + (row + a.glo[0] + mx), sizeof(T));
+          else d[v] = a.cval;
+        }
       }
+      if constexpr (K0 > 1)
+        for (int q = tid; q < EY * (K0 - 1); q += threads) {
+          const int e = q / (K0 - 1), j = q % (K0 - 1);
+          const int col = j < R0 ? D0 + j : P + X + (j - R0);
+          const long long gx = ox - R0 + (col - D0);
+          if (gx > xneed) continue;
+          long long gy = 0;
+          if constexpr (Dim == 3) {
+            const long long y = o1 - R1 + e;
+            const long long my = y <= yneed ? boundary_index(y - a.glo[1], a.gn[1], a.mode) : -2;
+            if (my < 0) continue;
+            gy = a.glo[1] + my;
+          }
+          const long long mx = boundary_index(gx - a.glo[0], a.gn[0], a.mode);
+          T* const d = dst + e * pitch + col;
+          if (mx >= 0) __pipeline_memcpy_async(d, a.in.data + (at(a.in, 0, gy, w) + a.glo[0] + mx), sizeof(T));
+          else *d = a.cval;
+        }
     }
-    if constexpr (K0 > 1)
-      for (int q = tid; q < CW * EY * (K0 - 1); q += threads) {
-        const int r = q / (K0 - 1), j = q - r * (K0 - 1);
-        const int pc = r / EY, pe = r - pc * EY;
-        const int i = s * CW + pc;
-        if (i >= planes) break;
-        long long ox, w;
-        if (!plane_at(i, ox, w)) continue;
-        const int col = j < R0 ? D0 + j : P + X + (j - R0);
-        const long long gx = ox - R0 + (col - D0);
-        if (gx > xneed) continue;
-        const long long gy = cross_at(pe);
-        if (gy < 0) continue;
-        const long long mx = boundary_index(gx - a.glo[0], a.gn[0], a.mode);
-        T* const d = dst0 + r * pitch + col;
-        if (mx >= 0) __pipeline_memcpy_async(d, a.in.data + (at(a.in, 0, gy, w) + a.glo[0] + mx), sizeof(T));
-        else *d = a.cval;
-      }
   };
 
   const int ns = a.stages;
@@ -215,15 +204,16 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
 #pragma unroll
       for (int c = 0; c < CW; ++c) row_outputs<T, V, K0, D0>(h[K2 - 1 + c], a.w[0], st + c * plane_values + tx * V);
     } else {
-      // Every staged row (plane c, cross row e at r = c EY + e) dealt over the thread rows.
-      for (int r = ty; r < CW * EY; r += TY) {
-        T x[V];
-        row_outputs<T, V, K0, D0>(x, a.w[0], st + r * pitch + tx * V);
-        if (constant && outside(o1 - R1 + r % EY, a.glo[1], a.gn[1]))
 #pragma unroll
-          for (int v = 0; v < V; ++v) x[v] = a.cval;
-        store_vector(mid + r * X + tx * V, x);
-      }
+      for (int c = 0; c < CW; ++c)
+        for (int e = ty; e < EY; e += TY) {
+          T r[V];
+          row_outputs<T, V, K0, D0>(r, a.w[0], st + c * plane_values + e * pitch + tx * V);
+          if (constant && outside(o1 - R1 + e, a.glo[1], a.gn[1]))
+#pragma unroll
+            for (int v = 0; v < V; ++v) r[v] = a.cval;
+          store_vector(mid + (c * EY + e) * X + tx * V, r);
+        }
       __syncthreads();
 #pragma unroll
       for (int c = 0; c < CW; ++c) {
