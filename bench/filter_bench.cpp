@@ -10,11 +10,11 @@
 //   mean3d_s5      512^3 float, mean of 5 per axis, reflect
 //   mean3d_s3      512^3 float, mean of 3 per axis, reflect
 // Every case times the defaults and, unless --no-variants, every candidate of
-// filter_candidates (the direct variant, tiled shapes fused or per axis, streaming strips; only
+// filter_candidates (the direct variant, tiled shapes fused or per axis, streaming strips, ring walks; only
 // those of --variant NAME where given), each first checked bitwise against the host reference on
 // a smaller array; "best" is the fastest that matched.
 //
-//   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--variant streaming] [--json FILE]
+//   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--variant ring] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
   bool no_variants = false;
   std::string json_path, only;
   app.add_option("--cases", cases, "cases to run")->delimiter(',');
-  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming)");
+  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring)");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_flag("--no-variants", no_variants, "time the defaults only");
   app.add_option("--json", json_path, "write the results here");

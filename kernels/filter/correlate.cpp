@@ -10,6 +10,7 @@
 #include "kernels/filter/correlate_cuda.hpp"
 #include "kernels/filter/correlate_point.hpp"
 #include "kernels/filter/filter_passes.hpp"
+#include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
 #include "mesh/check.hpp"
@@ -184,15 +185,26 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
     launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
     return;
   }
+  // Ring where a kernel is compiled for the weights and fits; else the streaming defaults.
+  FilterTunables asked = m_tunables;
+  if (asked.variant == FilterVariant::ring) {
+    const auto length = ring_lengths<Dim>(m_weights.axis);
+    if (length[0] != 0 && asked.threads <= ring_max_threads(length) && ring_shared_bytes<T, Dim>(asked, length) <= m_scratch->shared_bytes) {
+      m_path = "ring";
+      launch_ring_cuda<T, Dim>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+      return;
+    }
+    asked = FilterTunables::streaming_defaults_for(Dim);
+  }
   // Streaming where it applies and fits; else the tiled variant (streaming tunables run the tiled
   // defaults) where its shared memory fits: fused, else one launch per axis, else direct.
-  if (m_tunables.variant == FilterVariant::streaming && streaming_applies<Dim>(m_weights.axis) &&
-      streaming_shared_bytes<T, Dim>(m_tunables, update, m_weights.axis) <= m_scratch->shared_bytes) {
+  if (asked.variant == FilterVariant::streaming && streaming_applies<Dim>(m_weights.axis) &&
+      streaming_shared_bytes<T, Dim>(asked, update, m_weights.axis) <= m_scratch->shared_bytes) {
     m_path = "streaming";
-    launch_streaming_cuda<T, Dim>(m_tunables, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+    launch_streaming_cuda<T, Dim>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
     return;
   }
-  const FilterTunables tunables = m_tunables.variant == FilterVariant::streaming ? FilterTunables::tiled_defaults_for(Dim) : m_tunables;
+  const FilterTunables tunables = asked.variant == FilterVariant::streaming ? FilterTunables::tiled_defaults_for(Dim) : asked;
   std::array<int, 3> lengths{1, 1, 1};
   for (int d = 0; d < Dim; ++d) lengths[d] = m_weights.length(d);
   const auto fits = [&](const std::array<int, 3>& tile, const std::array<int, 3>& length) {

@@ -52,8 +52,10 @@ class FilterPlan {
   const FilterTunables& tunables() const { return m_tunables; }
   /// Throws Error for invalid tunables.
   void set_tunables(const FilterTunables& t);
-  /// What the last apply ran: "host", "direct", "streaming", "tiled fused" or "tiled per axis"
-  /// (streaming tunables run the tiled defaults where streaming does not apply or fit; a fused tile
+  /// What the last apply ran: "host", "direct", "ring", "streaming", "tiled fused" or "tiled per
+  /// axis" (ring tunables run the streaming defaults where no ring kernel is compiled for the
+  /// weights or it does not fit; streaming tunables run the tiled defaults where streaming does
+  /// not apply or fit; a fused tile
   /// too large for shared memory runs per axis, and one still too large runs direct).
   const char* path() const { return m_path; }
 

@@ -47,4 +47,13 @@ void launch_streaming_cuda(const FilterTunables& tunables, mesh::FieldView<const
                            const mesh::Box<Dim>& update, const std::array<std::vector<double>, Dim>& axis, const Extension<Dim>& e,
                            T cval, StreamHandle stream);
 
+/// Ring variant (ring_cuda.cuh): every axis pass of the separable weights `axis` in one launch,
+/// blocks walking the last axis with the walk pass's inputs in registers; ring_lengths(axis) must
+/// name a compiled kernel. Bitwise equal to the host reference like the tiled variant. Throws
+/// Error when a block's shared memory (ring_shared_bytes) or threads exceed what the device or
+/// the kernel allow.
+template <class T, int Dim>
+void launch_ring_cuda(const FilterTunables& tunables, mesh::FieldView<const T, Dim> in, mesh::FieldView<T, Dim> out, const mesh::Box<Dim>& update,
+                      const std::array<std::vector<double>, Dim>& axis, const Extension<Dim>& e, T cval, StreamHandle stream);
+
 }  // namespace gridflow::kernels::filter

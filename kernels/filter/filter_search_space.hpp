@@ -2,7 +2,8 @@
 // The candidates a tuner (or bench/filter_bench) tries for the filter's CUDA variants: the direct
 // kernel, tiled launches over thread counts, tile shapes and outputs per thread, fused and per
 // axis, and streaming launches over strip widths, walk segments, outputs per thread and batches.
-// A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth.
+// A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth. Ring launches over
+// threads (and cross rows in 3D), walk segments, planes per step and steps staged.
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,10 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
         if (tx >= t)
           for (int cells : {1, 2})
             for (bool unrolled : {false, true}) c.push_back({FilterVariant::tiled, t, tx, 1, 1, true, cells, unrolled});
+    for (int t : threads)
+      for (int chunks : {2, 4, 8, 16})
+        for (const auto& [cells, batch] : {std::pair<int, int>{2, 4}, {2, 6}, {2, 8}, {4, 8}, {4, 16}})
+          c.push_back({FilterVariant::ring, t, 1, 1, chunks, true, cells, false, batch});
     return c;
   }
   struct Tile {
@@ -40,6 +45,15 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
   for (int t : {128, 256})
     for (const Tile& s : dims == 2 ? strips2 : strips3)
       for (const auto& [cells, batch] : cells_batch) c.push_back({FilterVariant::streaming, t, s.x, s.y, s.z, true, cells, false, batch});
+  // Ring: threads x cross rows (2D: one row), walk segments, planes per step and planes staged.
+  const std::vector<std::pair<int, int>> blocks2 = {{64, 1}, {128, 1}, {256, 1}};
+  const std::vector<std::pair<int, int>> blocks3 = {{64, 2}, {64, 4}, {128, 4}, {128, 8}, {256, 8}, {256, 16}};
+  const std::vector<std::pair<int, int>> ring_cells_batch2 = {{2, 6}, {2, 8}, {4, 8}, {4, 12}, {4, 16}, {8, 16}, {8, 24}};
+  const std::vector<std::pair<int, int>> ring_cells_batch3 = {{2, 4}, {2, 8}, {4, 8}, {4, 12}, {4, 16}};
+  for (const auto& [t, rows] : dims == 2 ? blocks2 : blocks3)
+    for (int segment : {32, 64, 128, 256})
+      for (const auto& [cells, batch] : dims == 2 ? ring_cells_batch2 : ring_cells_batch3)
+        c.push_back({FilterVariant::ring, t, 1, rows, segment, true, cells, false, batch});
   return c;
 }
 

@@ -20,10 +20,19 @@ enum class FilterVariant {
   /// ring of the intermediate rows, so no halo is reloaded along the walk and no intermediate
   /// goes to DRAM. Separable filters that filter the last axis; otherwise `tiled` runs.
   streaming,
+  /// Register ring: blocks of tx x ty threads, one 16-byte vector of x outputs per thread (2D:
+  /// ty = 1; 3D: ty = tile_y cross rows), walk their segment of the last axis (tile_z, in 2D
+  /// too) `cells` planes per step; each plane is copied once into shared memory
+  /// asynchronously, (batch / cells - 1) steps ahead, with its mode mapped per value only in the
+  /// blocks at the array's edges; the x (and y) passes read vector windows from shared memory and
+  /// the last axis's pass reads a window of registers. Separable filters of one length on every
+  /// filtered axis (3, 5, 9 or 33; a 1D signal, the walk axis left alone, included); other
+  /// filters run the streaming defaults.
+  ring,
 };
 
 inline const char* to_string(FilterVariant v) {
-  return v == FilterVariant::direct ? "direct" : v == FilterVariant::tiled ? "tiled" : "streaming";
+  return v == FilterVariant::direct ? "direct" : v == FilterVariant::tiled ? "tiled" : v == FilterVariant::streaming ? "streaming" : "ring";
 }
 
 /// Tunables of the CUDA filter kernels. Tile extents are clamped to the box being filtered; what
@@ -53,7 +62,8 @@ struct FilterTunables {
                           ///< four loads in flight per thread; false: the first tiled kernel
                           ///< (streaming always unrolls for those lengths)
   int batch = 8;       ///< streaming: rows (2D) or planes (3D) loaded per step of the walk, a multiple
-                       ///< of `cells`; more rows, fewer barriers and more loads in flight, a larger ring
+                       ///< of `cells`; more rows, fewer barriers and more loads in flight, a larger ring.
+                       ///< ring: the planes staged in shared memory, batch / cells (2..4) steps of them
 
   /// The tiled variant's defaults: flat tiles in 2D, deeper ones in 3D (whose fused tile with
   /// radius 2 must also fit in double). What streaming tunables run where streaming does not apply.
@@ -63,12 +73,30 @@ struct FilterTunables {
     else t.tile_y = 32;
     return t;
   }
-  /// Defaults for filters over `dims` axes, before any tuning: tiles along x for a 1D signal;
-  /// streaming in 2D and 3D (tiles are outputs per block, as the tiled variant's): strips of 128
-  /// columns walking 256 rows 16 at a time, 8 outputs per thread (2D: the fastest streaming
-  /// candidate for both Gaussians on an H100); 64 x 8 columns walking 128 planes 4 at a time, 4
-  /// outputs per thread (3D; a mean of 5 fits in double).
+  /// Defaults for filters over `dims` axes, before any tuning: the ring kernel, with tunables
+  /// near the fastest of its first H100 run (bench/results/filter_bench_h100.json) on the
+  /// benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
+  /// steps staged (the fastest for both 1D cases). 2D: 128 threads (512 float columns) walking
+  /// 128 rows, 4 per step, 3 steps staged (within 12% of the fastest for both Gaussians; 64-row
+  /// segments of 8 rows a step win sigma 1 but lose a quarter at sigma 4). 3D: 16 x 8 threads (64
+  /// x 8 float columns) walking 64 planes, 4 per step, 2 steps staged (the fastest for the mean
+  /// of 5). Where the ring kernel does not take the filter: streaming_defaults_for.
   static FilterTunables defaults_for(int dims) {
+    FilterTunables t;
+    t.variant = FilterVariant::ring;
+    t.threads = dims == 1 ? 256 : 128;
+    t.cells = dims == 1 ? 2 : 4;
+    t.batch = dims == 1 ? 6 : dims == 2 ? 12 : 8;
+    t.tile_y = dims == 3 ? 8 : 1;  // tile_x is not read: a block's columns are its threads along x times V
+    t.tile_z = dims == 1 ? 4 : dims == 2 ? 128 : 64;
+    return t;
+  }
+  /// The defaults before the ring kernel: tiles along x for a 1D signal; streaming in 2D and 3D
+  /// (tiles are outputs per block, as the tiled variant's): strips of 128 columns walking 256 rows
+  /// 16 at a time, 8 outputs per thread (2D: the fastest streaming candidate for both Gaussians on
+  /// an H100); 64 x 8 columns walking 128 planes 4 at a time, 4 outputs per thread (3D; a mean of
+  /// 5 fits in double). What ring tunables run where the ring kernel does not apply or fit.
+  static FilterTunables streaming_defaults_for(int dims) {
     if (dims == 1) return tiled_defaults_for(1);
     FilterTunables t;
     t.variant = FilterVariant::streaming;
@@ -82,6 +110,9 @@ struct FilterTunables {
   }
 
   bool valid() const {
+    if (variant == FilterVariant::ring)
+      return threads >= 32 && threads <= max_unrolled_threads && threads % 32 == 0 && tile_y >= 1 && threads % tile_y == 0 && tile_z >= 1 &&
+             (cells == 2 || cells == 4 || cells == 8) && batch % cells == 0 && batch / cells >= 2 && batch / cells <= 4;
     const bool streaming = variant == FilterVariant::streaming;
     const bool cells_ok = cells == 1 || cells == 2 || cells == 4 || (streaming && cells == 8);
     const bool batch_ok = !streaming || (batch >= cells && batch <= 64 && batch % cells == 0);
@@ -96,6 +127,8 @@ inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
     os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",fused=" << t.fused << ",cells=" << t.cells << ",unrolled=" << t.unrolled;
   if (t.variant == FilterVariant::streaming)
     os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
+  if (t.variant == FilterVariant::ring)
+    os << ",threads=" << t.threads << ",rows=" << t.tile_y << ",segment=" << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
   return os << ')';
 }
 

@@ -9,6 +9,8 @@
 
 #include "filter_test_cases.hpp"
 #include "gpu_test_support.hpp"
+#include "kernels/filter/correlate_cuda.hpp"
+#include "kernels/filter/ring_block.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
 #include "typed_cases.hpp"
@@ -48,6 +50,10 @@ std::vector<FilterTunables> variants() {
   v.push_back({FilterVariant::streaming, 32, 1, 1, 1, true, 1, false, 1});
   v.push_back({FilterVariant::streaming, 512, 128, 8, 8, true, 8, false, 16});
   v.push_back({FilterVariant::streaming, 96, 33, 3, 2, true, 4, false, 8});
+  // Ring (defaults above): short segments, one output per block, deep stages; filters it has no
+  // kernel for run the streaming defaults.
+  v.push_back({FilterVariant::ring, 32, 1, Dim == 3 ? 2 : 1, 5, true, 2, false, 6});
+  v.push_back({FilterVariant::ring, 64, 1, Dim == 3 ? 4 : 1, 1, true, 8, false, 32});
   return v;
 }
 
@@ -128,21 +134,122 @@ TYPED_TEST(FilterGpu, StreamingAtEveryRadius) {
   mesh::Field<T, Dim> d_in(global, 0, mesh::MemorySpace::device), d_out(global, 0, mesh::MemorySpace::device);
   d_in.copy_from(in);
   const FilterTunables small{FilterVariant::streaming, 64, 8, 2, 8, true, 2, false, 2};
+  const FilterTunables ring{FilterVariant::ring, 32, 1, Dim == 3 ? 2 : 1, 8, true, 2, false, 4};
   for (int radius = 0; radius <= 32; ++radius) {
     std::array<std::vector<double>, Dim> axes;
     for (int d = 0; d < Dim; ++d) axes[d] = ft::random_weights(2 * radius + 1, 60u + radius + d);
     const auto w = separable_weights<Dim>(axes);
     for (const auto& b : ft::boundary_cases()) {
       FilterPlan<T, Dim>(w, b, global).apply(in, want, global, nullptr);
-      for (const auto& t : {small, FilterTunables::defaults_for(Dim)}) {
+      for (const auto& t : {small, ring, FilterTunables::defaults_for(Dim), FilterTunables::streaming_defaults_for(Dim)}) {
         FilterPlan<T, Dim> plan(w, b, global, t);
         plan.apply(d_in, d_out, global, stream.get());
         got.copy_from(d_out);
-        if (t.tile_x == small.tile_x) EXPECT_STREQ(plan.path(), "streaming") << "radius " << radius;
+        if (t.variant == FilterVariant::streaming && t.tile_x == small.tile_x) {
+          EXPECT_STREQ(plan.path(), "streaming") << "radius " << radius;
+        }
+        const bool compiled = radius == 1 || radius == 2 || radius == 4 || radius == 16;  // lengths 3, 5, 9, 33
+        if (t.variant == FilterVariant::ring && t.threads == ring.threads) {
+          if (compiled) {
+            EXPECT_STREQ(plan.path(), "ring") << "radius " << radius;
+          } else {
+            EXPECT_STRNE(plan.path(), "ring") << "radius " << radius;
+          }  // the streaming defaults, or what they fall back to
+        }
         const auto differ = ft::bit_difference(got, want, global);
         EXPECT_EQ(differ.count, 0u) << t << " (ran " << plan.path() << "), radius " << radius << ", " << ft::describe<Dim>(w, b) << ":"
                                     << differ.first;
       }
+    }
+  }
+}
+
+// The ring kernel at each length it is compiled for (3, 5, 9, 33 on every filtered axis; in 2D
+// also x alone, and a 1D signal), every mode, on arrays wide enough for interior blocks (the
+// vector path without mode mapping) beside edge blocks and partial tiles, and on a decomposed
+// piece whose ghosts it reads. Where a block's shared memory exceeds the device's, the plan runs
+// the streaming defaults (or what they fall back to) instead, and says so.
+TYPED_TEST(FilterGpu, RingKernelAtItsLengthsInEveryMode) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = typename TypeParam::value_type;
+  constexpr int Dim = TypeParam::dim;
+  mesh::Stream stream;
+  const std::size_t device_bytes = device_shared_bytes_per_block();
+  const FilterTunables tunables[] = {FilterTunables::defaults_for(Dim),
+                                     {FilterVariant::ring, 32, 1, Dim == 3 ? 2 : 1, 5, true, 2, false, 6},
+                                     {FilterVariant::ring, 64, 1, Dim == 3 ? 4 : 1, 1, true, 8, false, 32},
+                                     {FilterVariant::ring, 256, 1, Dim == 3 ? 16 : 1, 64, true, 4, false, 8},
+                                     {FilterVariant::ring, 128, 1, Dim == 3 ? 8 : 1, 19, true, 4, false, 16}};
+  struct Case {
+    std::array<long, 3> n;
+    std::array<std::vector<double>, Dim> w;
+  };
+  std::vector<Case> cases;
+  for (int k : {3, 5, 9, 33}) {
+    Case c{{Dim == 3 ? 150 : 300, Dim == 3 ? 40 : 90, Dim == 3 ? 37 : 1}, {}};
+    for (int d = 0; d < Dim; ++d) c.w[d] = ft::random_weights(k, 70u + 3 * k + d);
+    cases.push_back(c);
+    if constexpr (Dim == 2) {
+      c.w[1] = identity_weights();  // x alone: rows apart
+      cases.push_back(c);
+      c.n = {5003, 1, 1};  // a 1D signal
+      cases.push_back(c);
+    }
+  }
+  for (const auto& c : cases) {
+    const ft::Dense input = ft::random_dense(c.n, 13);
+    const auto global = ft::box_of<Dim>(input.n);
+    const auto w = separable_weights<Dim>(c.w);
+    const std::array<int, 3> length = ring_lengths<Dim>(c.w);
+    ASSERT_NE(length[0], 0) << ft::describe<Dim>(w, {});
+    mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::host), want(global, 0, mesh::MemorySpace::host), got(global, 0, mesh::MemorySpace::host);
+    ft::put(input, in, ft::origin<Dim>());
+    mesh::Field<T, Dim> d_in(global, 0, mesh::MemorySpace::device), d_out(global, 0, mesh::MemorySpace::device);
+    d_in.copy_from(in);
+    for (const auto& b : ft::boundary_cases()) {
+      FilterPlan<T, Dim>(w, b, global).apply(in, want, global, nullptr);
+      for (const auto& t : tunables) {
+        FilterPlan<T, Dim> plan(w, b, global, t);
+        plan.apply(d_in, d_out, global, stream.get());
+        got.copy_from(d_out);
+        const bool fits = t.threads <= ring_max_threads(length) && ring_shared_bytes<T, Dim>(t, length) <= device_bytes;
+        if (fits) {
+          EXPECT_STREQ(plan.path(), "ring") << t;
+        } else {
+          EXPECT_STRNE(plan.path(), "ring") << t;
+        }  // the streaming defaults, or what they fall back to
+        const auto differ = ft::bit_difference(got, want, global);
+        EXPECT_EQ(differ.count, 0u) << t << " (ran " << plan.path() << "), n " << c.n[0] << 'x' << c.n[1] << 'x' << c.n[2] << ", "
+                                    << ft::describe<Dim>(w, b) << ":" << differ.first;
+      }
+    }
+    // A decomposed piece: the upper part of the array, its ghosts (a reach deep) filled with the
+    // array's values, the global edges mapped by the mode.
+    mesh::Box<Dim> piece = global;
+    for (int d = 0; d < Dim; ++d) piece.lo[d] = global.extent(d) / 3;
+    const Boundary b{BoundaryMode::reflect, 0.0};
+    FilterPlan<T, Dim>(w, b, global).apply(in, want, global, nullptr);
+    const int reach = FilterPlan<T, Dim>(w, b, global).reach();
+    mesh::Field<T, Dim> p_in(piece, reach, mesh::MemorySpace::host);
+    const auto g = p_in.ghosted();
+    ft::Dense window({static_cast<long>(g.extent(0)), static_cast<long>(g.extent(1)), Dim == 3 ? static_cast<long>(g.extent(Dim - 1)) : 1});
+    for (long k = 0; k < window.n[2]; ++k)
+      for (long j = 0; j < window.n[1]; ++j)
+        for (long i = 0; i < window.n[0]; ++i) {
+          const auto clamp = [](long v, long n) { return v < 0 ? 0 : v >= n ? n - 1 : v; };  // ghosts past the edge: never read
+          window.at(i, j, k) = input.at(clamp(g.lo[0] + i, c.n[0]), clamp(g.lo[1] + j, c.n[1]), Dim == 3 ? clamp(g.lo[Dim - 1] + k, c.n[2]) : 0);
+        }
+    ft::put(window, p_in, {g.lo[0], g.lo[1], Dim == 3 ? g.lo[Dim - 1] : 0});
+    mesh::Field<T, Dim> p_dev(piece, reach, mesh::MemorySpace::device), p_out(piece, 0, mesh::MemorySpace::device);
+    p_dev.copy_from(p_in);
+    mesh::Field<T, Dim> p_got(piece, 0, mesh::MemorySpace::host);
+    for (const auto& t : tunables) {
+      FilterPlan<T, Dim> plan(w, b, global, t);
+      plan.apply(p_dev, p_out, piece, stream.get());
+      p_got.copy_from(p_out);
+      const auto differ = ft::bit_difference(p_got, want, piece);
+      EXPECT_EQ(differ.count, 0u) << t << " (ran " << plan.path() << ") on piece " << piece << ", " << ft::describe<Dim>(w, b) << ":" << differ.first;
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/filter/filter_search_space.hpp"
+#include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
 
@@ -27,10 +28,13 @@ TEST(FilterTunables, EveryCandidateIsValidAndTheDirectVariantIsAmongThem) {
   bad.unrolled = true;
   bad.threads = 1024;  // the unrolled kernel's registers allow 512
   EXPECT_FALSE(bad.valid());
-  bad = FilterTunables::defaults_for(2);
+  bad = FilterTunables::streaming_defaults_for(2);
   bad.threads = 1024;  // so do the streaming kernel's
   EXPECT_FALSE(bad.valid());
-  bad = FilterTunables::defaults_for(3);
+  bad = FilterTunables::defaults_for(2);
+  bad.threads = 1024;  // and the ring kernel's
+  EXPECT_FALSE(bad.valid());
+  bad = FilterTunables::streaming_defaults_for(3);
   bad.batch = 6;  // not a multiple of cells = 4
   EXPECT_FALSE(bad.valid());
   bad.cells = 8;  // streaming takes 8 outputs per thread, tiled does not
@@ -38,12 +42,27 @@ TEST(FilterTunables, EveryCandidateIsValidAndTheDirectVariantIsAmongThem) {
   EXPECT_TRUE(bad.valid());
   bad.variant = FilterVariant::tiled;
   EXPECT_FALSE(bad.valid());
+  // Ring: cells 2, 4 or 8, 2..4 steps of them staged, threads a multiple of the cross rows.
+  FilterTunables ring = FilterTunables::defaults_for(3);
+  EXPECT_EQ(ring.variant, FilterVariant::ring);
+  EXPECT_TRUE(ring.valid());
+  ring.batch = ring.cells;  // one step staged: nothing in flight while it is filtered
+  EXPECT_FALSE(ring.valid());
+  ring.batch = 5 * ring.cells;
+  EXPECT_FALSE(ring.valid());
+  ring = FilterTunables::defaults_for(3);
+  ring.tile_y = 3;  // 128 threads are not whole rows of 3
+  EXPECT_FALSE(ring.valid());
+  ring = FilterTunables::defaults_for(3);
+  ring.cells = 1;
+  ring.batch = 2;
+  EXPECT_FALSE(ring.valid());
 }
 
 TEST(FilterTunables, StreamingTilesAndSharedMemory) {
-  const FilterTunables t2 = FilterTunables::defaults_for(2), t3 = FilterTunables::defaults_for(3);
+  const FilterTunables t2 = FilterTunables::streaming_defaults_for(2), t3 = FilterTunables::streaming_defaults_for(3);
   EXPECT_EQ(t2.variant, FilterVariant::streaming);
-  EXPECT_EQ(FilterTunables::defaults_for(1).variant, FilterVariant::tiled);
+  EXPECT_EQ(FilterTunables::streaming_defaults_for(1).variant, FilterVariant::tiled);
   // Axes x, cross y, walk; each clamped, nothing widened.
   EXPECT_EQ((streaming_tile<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}})), (std::array<int, 3>{128, 1, 256}));
   EXPECT_EQ((streaming_tile<2>(t2, mesh::Box<2>{{5, 5}, {14, 7}})), (std::array<int, 3>{10, 1, 3}));
@@ -96,4 +115,42 @@ TEST(FilterTunables, TilesClampToTheBoxAndAThinBoxWidensX) {
   EXPECT_EQ(tiled_shared_bytes<2>({4, 2, 1}, {3, 3, 1}, 4), (6u + 4u) * 4u * 1u * 4u);
   EXPECT_EQ(tiled_shared_bytes<2>({4, 2, 1}, {3, 1, 1}, 4), 6u * 2u * 1u * 4u);  // x pass writes the output
   EXPECT_EQ(tiled_shared_bytes<3>({4, 2, 1}, {3, 1, 1}, 4), (6u + 4u) * 2u * 1u * 4u);
+}
+
+TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
+  for (int dims : {1, 2, 3}) EXPECT_EQ(FilterTunables::defaults_for(dims).variant, FilterVariant::ring) << dims;
+  // Compiled: one length K in 3, 5, 9, 33 on x and the walk (2D, or the walk left alone), on every axis (3D).
+  EXPECT_EQ((ring_lengths<2>({gaussian_weights(1.0), gaussian_weights(1.0)})), (std::array<int, 3>{9, 1, 9}));
+  EXPECT_EQ((ring_lengths<2>({gaussian_weights(4.0), gaussian_weights(4.0)})), (std::array<int, 3>{33, 1, 33}));
+  EXPECT_EQ((ring_lengths<2>({mean_weights(5), identity_weights()})), (std::array<int, 3>{5, 1, 1}));  // a 1D signal
+  EXPECT_EQ((ring_lengths<3>({mean_weights(5), mean_weights(5), mean_weights(5)})), (std::array<int, 3>{5, 5, 5}));
+  EXPECT_EQ((ring_lengths<2>({mean_weights(3), mean_weights(5)})), (std::array<int, 3>{0, 0, 0}));      // lengths differ
+  EXPECT_EQ((ring_lengths<2>({mean_weights(7), mean_weights(7)})), (std::array<int, 3>{0, 0, 0}));      // not compiled
+  EXPECT_EQ((ring_lengths<2>({identity_weights(), mean_weights(3)})), (std::array<int, 3>{0, 0, 0}));   // x left alone
+  EXPECT_EQ((ring_lengths<2>({mean_weights(3), std::vector<double>{2.0}})), (std::array<int, 3>{0, 0, 0}));  // a scaling weight
+  EXPECT_EQ((ring_lengths<3>({mean_weights(3), identity_weights(), mean_weights(3)})), (std::array<int, 3>{0, 0, 0}));
+  // A staged row: the low halo rounded up to whole vectors, the columns, the high halo, whole vectors.
+  EXPECT_EQ(ring_pitch(512, 9, 4), 4 + 512 + 4);
+  EXPECT_EQ(ring_pitch(512, 5, 4), 4 + 512 + 4);
+  EXPECT_EQ(ring_pitch(64, 33, 2), 16 + 64 + 16);
+  EXPECT_EQ(ring_pitch(6, 3, 2), 2 + 6 + 2);
+  // Columns per block and shared memory: 2D 128 threads of 4 floats, 3 steps of 4 rows; 3D 16 x 8
+  // threads, 2 steps of 4 planes of 8 + 4 rows, and the x pass of a step.
+  const FilterTunables t2 = FilterTunables::defaults_for(2), t3 = FilterTunables::defaults_for(3);
+  EXPECT_EQ((ring_tile_x<float, 2>(t2)), 512);
+  EXPECT_EQ((ring_tile_x<float, 3>(t3)), 64);
+  EXPECT_EQ((ring_tile_x<double, 3>(t3)), 32);
+  EXPECT_EQ((ring_shared_bytes<float, 2>(t2, {9, 1, 9})), 3u * 4 * 1 * 520 * 4);
+  EXPECT_EQ((ring_shared_bytes<float, 3>(t3, {5, 5, 5})), (2u * 4 * 12 * 72 + 4u * 12 * 64) * 4);
+  // A 1D signal: 3 steps of 2 chunks of 256 double2 vectors with their halo.
+  EXPECT_EQ((ring_shared_bytes<double, 2>(FilterTunables::defaults_for(1), {5, 1, 1})), 3u * 2 * 1 * (2 + 512 + 2) * 8);
+  EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 49}}, 9), 50);  // clamped to the walk
+  EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}}, 9), 128);
+  EXPECT_EQ(ring_segment<2>(FilterTunables::defaults_for(1), mesh::Box<2>{{0, 0}, {9999999, 0}}, 1), 4);  // chunks of the row
+  EXPECT_EQ(ring_segment<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}}, 5), 64);
+  // The defaults fit the H100/H200's 227 KiB per block for the benchmark's filters, in double too.
+  const std::size_t h100 = 227 * 1024;
+  EXPECT_LE((ring_shared_bytes<double, 2>(t2, {33, 1, 33})), h100);
+  EXPECT_LE((ring_shared_bytes<double, 3>(t3, {5, 5, 5})), h100);
+  EXPECT_LE(t2.threads, ring_max_threads({33, 1, 33}));
 }
