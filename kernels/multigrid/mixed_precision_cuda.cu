@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "kernels/core/for_each_cuda.cuh"
+#include "kernels/multigrid/column_march_cuda.cuh"
 #include "kernels/core/reduce_cuda.cuh"
 #include "kernels/multigrid/mixed_precision_cuda.hpp"
 #include "kernels/multigrid/vector_ops_point.hpp"
@@ -14,10 +15,10 @@ constexpr int norm_block_x = 32, norm_block_y = 8;
 /// Blocks the residual kernel aims at: enough to fill every SM of an H100/H200 a few times over.
 constexpr long long norm_target_blocks = 2048;
 
-// One thread per (x, y) column of the box, walking z-planes blockIdx.z, + gridDim.z, ...: it
-// writes r and adds up the squares of its points in z order; the block merges its threads'
-// sums (halving tree) into one partial. The grid depends only on the box's extents, so the sum
-// has the same bits on every run.
+// One thread per (x, y) column of the box, walking a contiguous run of z-planes (blockIdx.z's
+// share: neighbouring planes are read while still in L2): it writes r and adds up the squares of
+// its points in z order; the block merges its threads' sums (halving tree) into one partial. The
+// grid depends only on the box's extents, so the sum has the same bits on every run.
 template <class T, class C>
 __global__ void __launch_bounds__(norm_block_x* norm_block_y)
     residual_and_norm_kernel(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<C, 3> r,
@@ -27,7 +28,9 @@ __global__ void __launch_bounds__(norm_block_x* norm_block_y)
   double acc = 0;
   if (x < b.n[0] && y < b.n[1]) {
     const long long i = b.lo[0] + x, j = b.lo[1] + y;
-    for (long long z = blockIdx.z; z < b.n[2]; z += gridDim.z) {
+    const long long per_block = (b.n[2] + gridDim.z - 1) / gridDim.z;
+    const long long z_end = (blockIdx.z + 1) * per_block < b.n[2] ? (blockIdx.z + 1) * per_block : b.n[2];
+    for (long long z = blockIdx.z * per_block; z < z_end; ++z) {
       const long long k = b.lo[2] + z;
       const T res = residual_at(u, f, i, j, k, c);
       r(i, j, k) = static_cast<C>(res);
@@ -43,14 +46,19 @@ template <class C, class T>
 struct AddCorrection {
   mesh::FieldView<const C, 3> e;
   mesh::FieldView<T, 3> u;
-  __device__ void operator()(long long i, long long j, long long k) const { u(i, j, k) += static_cast<T>(e(i, j, k)); }
+  using Value = T;
+  // u + T(e), as `u(i, j, k) += T(e(i, j, k))` computes it.
+  __device__ T value(long long i, long long j, long long k) const { return u(i, j, k) + static_cast<T>(e(i, j, k)); }
+  __device__ void store(long long i, long long j, long long k, T v) const { u(i, j, k) = v; }
 };
 
 template <class From, class To>
 struct Convert {
   mesh::FieldView<const From, 3> src;
   mesh::FieldView<To, 3> dst;
-  __device__ void operator()(long long i, long long j, long long k) const { dst(i, j, k) = static_cast<To>(src(i, j, k)); }
+  using Value = To;
+  __device__ To value(long long i, long long j, long long k) const { return static_cast<To>(src(i, j, k)); }
+  __device__ void store(long long i, long long j, long long k, To v) const { dst(i, j, k) = v; }
 };
 
 }  // namespace
@@ -78,12 +86,12 @@ double residual_and_norm_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<con
 
 template <class C, class T>
 void add_correction_cuda(mesh::FieldView<const C, 3> e, mesh::FieldView<T, 3> u, const mesh::Box<3>& box, StreamHandle stream) {
-  core::for_each_cuda(box, AddCorrection<C, T>{e, u}, stream);
+  column_march_cuda(box, AddCorrection<C, T>{e, u}, stream);
 }
 
 template <class From, class To>
 void convert_cuda(mesh::FieldView<const From, 3> src, mesh::FieldView<To, 3> dst, const mesh::Box<3>& box, StreamHandle stream) {
-  core::for_each_cuda(box, Convert<From, To>{src, dst}, stream);
+  column_march_cuda(box, Convert<From, To>{src, dst}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_MIXED_CUDA(T, C)                                                                          \

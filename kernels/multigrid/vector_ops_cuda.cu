@@ -1,4 +1,5 @@
 #include "kernels/core/for_each_cuda.cuh"
+#include "kernels/multigrid/column_march_cuda.cuh"
 #include "kernels/core/reduce_cuda.cuh"
 #include "kernels/multigrid/vector_ops_cuda.hpp"
 #include "kernels/multigrid/vector_ops_point.hpp"
@@ -18,7 +19,9 @@ struct Axpy {
   T alpha;
   mesh::FieldView<const T, 3> x;
   mesh::FieldView<T, 3> y;
-  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = axpy_point(alpha, x(i, j, k), y(i, j, k)); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return axpy_point(alpha, x(i, j, k), y(i, j, k)); }
+  __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
 };
 
 template <class T>
@@ -26,14 +29,18 @@ struct Xpby {
   mesh::FieldView<const T, 3> x;
   T beta;
   mesh::FieldView<T, 3> y;
-  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = xpby_point(x(i, j, k), beta, y(i, j, k)); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return xpby_point(x(i, j, k), beta, y(i, j, k)); }
+  __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
 };
 
 template <class T>
 struct Copy {
   mesh::FieldView<const T, 3> src;
   mesh::FieldView<T, 3> dst;
-  __device__ void operator()(long long i, long long j, long long k) const { dst(i, j, k) = src(i, j, k); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return src(i, j, k); }
+  __device__ void store(long long i, long long j, long long k, T v) const { dst(i, j, k) = v; }
 };
 
 }  // namespace
@@ -45,17 +52,17 @@ double dot_cuda(mesh::FieldView<const T, 3> a, mesh::FieldView<const T, 3> b, co
 
 template <class T>
 void axpy_cuda(T alpha, mesh::FieldView<const T, 3> x, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  core::for_each_cuda(box, Axpy<T>{alpha, x, y}, stream);
+  column_march_cuda(box, Axpy<T>{alpha, x, y}, stream);
 }
 
 template <class T>
 void xpby_cuda(mesh::FieldView<const T, 3> x, T beta, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  core::for_each_cuda(box, Xpby<T>{x, beta, y}, stream);
+  column_march_cuda(box, Xpby<T>{x, beta, y}, stream);
 }
 
 template <class T>
 void copy_cuda(mesh::FieldView<const T, 3> src, mesh::FieldView<T, 3> dst, const mesh::Box<3>& box, StreamHandle stream) {
-  core::for_each_cuda(box, Copy<T>{src, dst}, stream);
+  column_march_cuda(box, Copy<T>{src, dst}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(T)                                                                         \
