@@ -67,10 +67,13 @@ class MultigridSolve final : public PoissonSolve<T> {
         m_progress(std::move(progress)),
         m_start(MPI_Wtime()),
         m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
-        m_u(multigrid.make_field("mg_solution")),
-        m_f(multigrid.make_field("mg_rhs")) {
-    mg::copy(u_in, *m_u, context.decomposition.owned(), context.stream);
-    mg::copy(f_in, *m_f, m_updated, context.stream);
+        m_u_copy(multigrid.has_field_layout(u_in) ? nullptr : multigrid.make_field("mg_solution")),
+        m_f_copy(multigrid.has_field_layout(f_in) ? nullptr : multigrid.make_field("mg_rhs")),
+        m_u(m_u_copy ? m_u_copy.get() : &u_in),
+        m_f(m_f_copy ? m_f_copy.get() : &f_in) {
+    // The caller's fields themselves where their layout allows, else copies.
+    if (m_u_copy) mg::copy(u_in, *m_u_copy, context.decomposition.owned(), context.stream);
+    if (m_f_copy) mg::copy(f_in, *m_f_copy, m_updated, context.stream);
     m_finite = record(0);
   }
 
@@ -89,7 +92,7 @@ class MultigridSolve final : public PoissonSolve<T> {
   std::int64_t step() const override { return m_report.iterations; }
   const std::vector<ResidualRecord>& history() const override { return m_report.history; }
   const mesh::Field<T, 3>& iterate() const override { return *m_u; }
-  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u.get()}}; }
+  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u}}; }
   void restore(std::int64_t step, std::vector<ResidualRecord> history, const std::vector<std::pair<std::string, double>>&) override {
     m_report.iterations = step;
     m_report.history = std::move(history);
@@ -102,7 +105,7 @@ class MultigridSolve final : public PoissonSolve<T> {
   }
 
   SolveReport finish() override {
-    mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
+    if (m_u != &m_u_in) mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
     mesh::synchronize(m_context.space, m_context.stream);
     m_report.seconds = MPI_Wtime() - m_start;
     return m_report;
@@ -128,7 +131,9 @@ class MultigridSolve final : public PoissonSolve<T> {
   std::function<void(const ResidualRecord&)> m_progress;
   double m_start;
   mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
-  std::unique_ptr<mesh::Field<T, 3>> m_u, m_f;
+  std::unique_ptr<mesh::Field<T, 3>> m_u_copy, m_f_copy;  // null where the caller's field is used as it is
+  mesh::Field<T, 3>* m_u;
+  const mesh::Field<T, 3>* m_f;
   SolveReport m_report;
   bool m_finite = true;
   bool m_residual_kept = false;  // the last residual_norm() was of the current u

@@ -39,6 +39,12 @@ class MultigridSolver : public PoissonSolver<T> {
   /// A zero field of the layout precondition() takes (this rank's owned box, the ghost width the
   /// grid transfers need, the context's memory space).
   std::unique_ptr<mesh::Field<T, 3>> make_field(const std::string& label) const { return m_hierarchy.make_finest_field(label); }
+  /// Whether `field` already has make_field()'s layout, so a solve can work on it directly
+  /// instead of on a copy (one pass over memory less at the start and at the end of a solve).
+  bool has_field_layout(const mesh::Field<T, 3>& field) const {
+    return field.space() == m_context.space && field.owned() == m_context.decomposition.owned() &&
+           field.ghost_width() == m_hierarchy.plan(0).ghost;
+  }
 
   const MultigridHierarchy<T>& hierarchy() const { return m_hierarchy; }
 
