@@ -11,36 +11,17 @@ namespace gridflow::kernels::multigrid {
 
 namespace {
 
-constexpr int norm_block_x = 32, norm_block_y = 8;
-/// Blocks the residual kernel aims at: enough to fill every SM of an H100/H200 a few times over.
-constexpr long long norm_target_blocks = 2048;
-
-// One thread per (x, y) column of the box, walking a contiguous run of z-planes (blockIdx.z's
-// share: neighbouring planes are read while still in L2): it writes r and adds up the squares of
-// its points in z order; the block merges its threads' sums (halving tree) into one partial. The
-// grid depends only on the box's extents, so the sum has the same bits on every run.
+// f - A u, stored in C; its square (of the T value) summed in column order.
 template <class T, class C>
-__global__ void __launch_bounds__(norm_block_x* norm_block_y)
-    residual_and_norm_kernel(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<C, 3> r,
-                             core::BoxPoints<3> b, PoissonCoefficients<T> c, double* partial) {
-  __shared__ double slots[norm_block_x * norm_block_y];
-  const long long x = blockIdx.x * norm_block_x + threadIdx.x, y = blockIdx.y * norm_block_y + threadIdx.y;
-  double acc = 0;
-  if (x < b.n[0] && y < b.n[1]) {
-    const long long i = b.lo[0] + x, j = b.lo[1] + y;
-    const long long per_block = (b.n[2] + gridDim.z - 1) / gridDim.z;
-    const long long z_end = (blockIdx.z + 1) * per_block < b.n[2] ? (blockIdx.z + 1) * per_block : b.n[2];
-    for (long long z = blockIdx.z * per_block; z < z_end; ++z) {
-      const long long k = b.lo[2] + z;
-      const T res = residual_at(u, f, i, j, k, c);
-      r(i, j, k) = static_cast<C>(res);
-      acc += product_point(res, res);
-    }
-  }
-  core::block_reduce<core::Sum, core::BlockTree::halving>(acc, slots);
-  if (threadIdx.x == 0 && threadIdx.y == 0)
-    partial[blockIdx.x + gridDim.x * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z)] = slots[0];
-}
+struct ResidualAndNorm {
+  mesh::FieldView<const T, 3> u, f;
+  mesh::FieldView<C, 3> r;
+  PoissonCoefficients<T> c;
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return residual_at(u, f, i, j, k, c); }
+  __device__ void store(long long i, long long j, long long k, T v) const { r(i, j, k) = static_cast<C>(v); }
+  __device__ void add(ColumnSums<1>& acc, T v) const { acc.v[0] += product_point(v, v); }
+};
 
 template <class C, class T>
 struct AddCorrection {
@@ -66,22 +47,7 @@ struct Convert {
 template <class T, class C>
 double residual_and_norm_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<C, 3> r,
                               const mesh::Box<3>& box, const PoissonCoefficients<T>& c, StreamHandle stream) {
-  if (box.empty()) return 0;
-  const auto b = core::BoxPoints<3>::of(box);
-  GRIDFLOW_REQUIRE(b.n[1] / norm_block_y < 65535, "multigrid::residual_and_norm: box too large for the CUDA launch");
-  const long long gx = (b.n[0] + norm_block_x - 1) / norm_block_x, gy = (b.n[1] + norm_block_y - 1) / norm_block_y;
-  const long long gz = std::max(1ll, std::min(b.n[2], (norm_target_blocks + gx * gy - 1) / (gx * gy)));
-  const long long blocks = gx * gy * gz;
-  auto partial = mesh::Buffer::on_stream(blocks * sizeof(double), stream);
-  residual_and_norm_kernel<T, C><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)),
-                                   dim3(norm_block_x, norm_block_y), 0, stream>>>(u, f, r, b, c, static_cast<double*>(partial.data()));
-  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
-  std::vector<double> host(static_cast<std::size_t>(blocks));
-  GRIDFLOW_CUDA_CHECK(cudaMemcpyAsync(host.data(), partial.data(), blocks * sizeof(double), cudaMemcpyDeviceToHost, stream));
-  GRIDFLOW_CUDA_CHECK(cudaStreamSynchronize(stream));
-  double total = 0;
-  for (double v : host) total += v;
-  return total;
+  return column_sums_cuda<1>(box, ResidualAndNorm<T, C>{u, f, r, c}, stream).v[0];
 }
 
 template <class C, class T>
