@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "kernels/core/for_each_cuda.cuh"
-#include "kernels/multigrid/column_march_cuda.cuh"
+#include "kernels/multigrid/column_sums_cuda.cuh"
 #include "kernels/core/reduce_cuda.cuh"
 #include "kernels/multigrid/mixed_precision_cuda.hpp"
 #include "kernels/multigrid/vector_ops_point.hpp"
@@ -31,6 +31,7 @@ struct AddCorrection {
   // u + T(e), as `u(i, j, k) += T(e(i, j, k))` computes it.
   __device__ T value(long long i, long long j, long long k) const { return u(i, j, k) + static_cast<T>(e(i, j, k)); }
   __device__ void store(long long i, long long j, long long k, T v) const { u(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 template <class From, class To>
@@ -40,6 +41,7 @@ struct Convert {
   using Value = To;
   __device__ To value(long long i, long long j, long long k) const { return static_cast<To>(src(i, j, k)); }
   __device__ void store(long long i, long long j, long long k, To v) const { dst(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 }  // namespace
@@ -52,12 +54,12 @@ double residual_and_norm_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<con
 
 template <class C, class T>
 void add_correction_cuda(mesh::FieldView<const C, 3> e, mesh::FieldView<T, 3> u, const mesh::Box<3>& box, StreamHandle stream) {
-  column_march_cuda(box, AddCorrection<C, T>{e, u}, stream);
+  core::for_each_cuda(box, AddCorrection<C, T>{e, u}, stream);
 }
 
 template <class From, class To>
 void convert_cuda(mesh::FieldView<const From, 3> src, mesh::FieldView<To, 3> dst, const mesh::Box<3>& box, StreamHandle stream) {
-  column_march_cuda(box, Convert<From, To>{src, dst}, stream);
+  core::for_each_cuda(box, Convert<From, To>{src, dst}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_MIXED_CUDA(T, C)                                                                          \

@@ -1,5 +1,4 @@
 #include "kernels/core/for_each_cuda.cuh"
-#include "kernels/multigrid/column_march_cuda.cuh"
 #include "kernels/multigrid/residual_cuda.hpp"
 
 namespace gridflow::kernels::multigrid {
@@ -11,9 +10,7 @@ struct Residual {
   mesh::FieldView<const T, 3> u, f;
   mesh::FieldView<T, 3> r;
   PoissonCoefficients<T> c;
-  using Value = T;
-  __device__ T value(long long i, long long j, long long k) const { return residual_at(u, f, i, j, k, c); }
-  __device__ void store(long long i, long long j, long long k, T v) const { r(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { r(i, j, k) = residual_at(u, f, i, j, k, c); }
 };
 
 template <class T>
@@ -21,9 +18,7 @@ struct Laplacian {
   mesh::FieldView<const T, 3> u;
   mesh::FieldView<T, 3> out;
   PoissonCoefficients<T> c;
-  using Value = T;
-  __device__ T value(long long i, long long j, long long k) const { return laplacian_at(u, i, j, k, c); }
-  __device__ void store(long long i, long long j, long long k, T v) const { out(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { out(i, j, k) = laplacian_at(u, i, j, k, c); }
 };
 
 }  // namespace
@@ -31,13 +26,13 @@ struct Laplacian {
 template <class T>
 void residual_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> r,
                    const mesh::Box<3>& box, const PoissonCoefficients<T>& c, StreamHandle stream) {
-  column_march_cuda(box, Residual<T>{u, f, r, c}, stream);
+  core::for_each_cuda(box, Residual<T>{u, f, r, c}, stream);
 }
 
 template <class T>
 void apply_laplacian_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<T, 3> out, const mesh::Box<3>& box,
                           const PoissonCoefficients<T>& c, StreamHandle stream) {
-  column_march_cuda(box, Laplacian<T>{u, out, c}, stream);
+  core::for_each_cuda(box, Laplacian<T>{u, out, c}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_RESIDUAL_CUDA(T)                                                                       \

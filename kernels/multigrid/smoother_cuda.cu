@@ -1,5 +1,4 @@
 #include "kernels/core/for_each_cuda.cuh"
-#include "kernels/multigrid/column_march_cuda.cuh"
 #include "kernels/multigrid/smoother_cuda.hpp"
 
 namespace gridflow::kernels::multigrid {
@@ -13,9 +12,7 @@ struct WeightedJacobi {
   mesh::FieldView<const T, 3> f;
   PoissonCoefficients<T> c;
   T weight;
-  using Value = T;
-  __device__ T value(long long i, long long j, long long k) const { return weighted_jacobi_at(in, f, i, j, k, c, weight); }
-  __device__ void store(long long i, long long j, long long k, T v) const { out(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { out(i, j, k) = weighted_jacobi_at(in, f, i, j, k, c, weight); }
 };
 
 // Launched over a box whose x extent counts the points of one colour per row: x = 0, 1, ... is
@@ -28,14 +25,9 @@ struct RedBlackGaussSeidel {
   PoissonCoefficients<T> c;
   long long lo, hi;
   int colour;
-  using Value = T;
-  __device__ T value(long long x, long long j, long long k) const {
+  __device__ void operator()(long long x, long long j, long long k) const {
     const long long i = first_of_colour(lo, j, k, colour) + 2 * x;
-    return i <= hi ? relaxed_at(read, f, i, j, k, c) : T(0);
-  }
-  __device__ void store(long long x, long long j, long long k, T v) const {
-    const long long i = first_of_colour(lo, j, k, colour) + 2 * x;
-    if (i <= hi) write(i, j, k) = v;
+    if (i <= hi) write(i, j, k) = relaxed_at(read, f, i, j, k, c);
   }
 };
 
@@ -142,7 +134,7 @@ void gauss_seidel_sweep_out_of_place_cuda(mesh::FieldView<const T, 3> in, mesh::
 template <class T>
 void weighted_jacobi_sweep_cuda(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
                                 const mesh::Box<3>& box, const PoissonCoefficients<T>& c, T weight, StreamHandle stream) {
-  column_march_cuda(box, WeightedJacobi<T>{in, out, f, c, weight}, stream);
+  core::for_each_cuda(box, WeightedJacobi<T>{in, out, f, c, weight}, stream);
 }
 
 template <class T>
@@ -151,7 +143,7 @@ void red_black_gauss_seidel_sweep_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<
   mesh::Box<3> half = box;
   half.lo[0] = 0;
   half.hi[0] = (box.extent(0) + 1) / 2 - 1;  // a row of n points holds at most ceil(n/2) of one colour
-  column_march_cuda(half, RedBlackGaussSeidel<T>{read_only(u), u, f, c, box.lo[0], box.hi[0], colour}, stream);
+  core::for_each_cuda(half, RedBlackGaussSeidel<T>{read_only(u), u, f, c, box.lo[0], box.hi[0], colour}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA(T)                                                                           \

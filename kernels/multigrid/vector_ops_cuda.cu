@@ -1,5 +1,5 @@
 #include "kernels/core/for_each_cuda.cuh"
-#include "kernels/multigrid/column_march_cuda.cuh"
+#include "kernels/multigrid/column_sums_cuda.cuh"
 #include "kernels/core/reduce_cuda.cuh"
 #include "kernels/multigrid/multigrid_point.hpp"
 #include "kernels/multigrid/vector_ops_cuda.hpp"
@@ -23,6 +23,7 @@ struct Axpy {
   using Value = T;
   __device__ T value(long long i, long long j, long long k) const { return axpy_point(alpha, x(i, j, k), y(i, j, k)); }
   __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 template <class T>
@@ -33,6 +34,7 @@ struct Xpby {
   using Value = T;
   __device__ T value(long long i, long long j, long long k) const { return xpby_point(x(i, j, k), beta, y(i, j, k)); }
   __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 template <class T>
@@ -42,6 +44,7 @@ struct Copy {
   using Value = T;
   __device__ T value(long long i, long long j, long long k) const { return src(i, j, k); }
   __device__ void store(long long i, long long j, long long k, T v) const { dst(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 template <class T>
@@ -120,17 +123,17 @@ double dot_cuda(mesh::FieldView<const T, 3> a, mesh::FieldView<const T, 3> b, co
 
 template <class T>
 void axpy_cuda(T alpha, mesh::FieldView<const T, 3> x, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  column_march_cuda(box, Axpy<T>{alpha, x, y}, stream);
+  core::for_each_cuda(box, Axpy<T>{alpha, x, y}, stream);
 }
 
 template <class T>
 void xpby_cuda(mesh::FieldView<const T, 3> x, T beta, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  column_march_cuda(box, Xpby<T>{x, beta, y}, stream);
+  core::for_each_cuda(box, Xpby<T>{x, beta, y}, stream);
 }
 
 template <class T>
 void copy_cuda(mesh::FieldView<const T, 3> src, mesh::FieldView<T, 3> dst, const mesh::Box<3>& box, StreamHandle stream) {
-  column_march_cuda(box, Copy<T>{src, dst}, stream);
+  core::for_each_cuda(box, Copy<T>{src, dst}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(T)                                                                         \
