@@ -42,10 +42,13 @@ class CgMultigridSolve final : public PoissonSolve<T> {
         m_progress(std::move(progress)),
         m_start(MPI_Wtime()),
         m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
-        m_u(multigrid.make_field("cg_solution")),
-        m_f(multigrid.make_field("cg_rhs")) {
-    mg::copy(u_in, *m_u, context.decomposition.owned(), context.stream);
-    mg::copy(f_in, *m_f, m_updated, context.stream);
+        m_u_copy(multigrid.has_field_layout(u_in) ? nullptr : multigrid.make_field("cg_solution")),
+        m_f_copy(multigrid.has_field_layout(f_in) ? nullptr : multigrid.make_field("cg_rhs")),
+        m_u(m_u_copy ? m_u_copy.get() : &u_in),
+        m_f(m_f_copy ? m_f_copy.get() : &f_in) {
+    // The caller's fields themselves where their layout allows, else copies.
+    if (m_u_copy) mg::copy(u_in, *m_u_copy, context.decomposition.owned(), context.stream);
+    if (m_f_copy) mg::copy(f_in, *m_f_copy, m_updated, context.stream);
     const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations, b_norm};
     m_cg.start(
         *m_u, *m_f, options, [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z); },
@@ -67,7 +70,7 @@ class CgMultigridSolve final : public PoissonSolve<T> {
   const std::vector<ResidualRecord>& history() const override { return m_history; }
   const mesh::Field<T, 3>& iterate() const override { return *m_u; }
   std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override {
-    return {{"u", m_u.get()}, {"cg_r", &m_cg.residual_field()}, {"cg_p", &m_cg.direction_field()}};
+    return {{"u", m_u}, {"cg_r", &m_cg.residual_field()}, {"cg_p", &m_cg.direction_field()}};
   }
   std::vector<std::pair<std::string, double>> state_scalars() const override { return m_cg.state_scalars(); }
   void restore(std::int64_t step, std::vector<ResidualRecord> history,
@@ -79,7 +82,7 @@ class CgMultigridSolve final : public PoissonSolve<T> {
 
   SolveReport finish() override {
     const auto result = m_cg.finish();
-    mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
+    if (m_u != &m_u_in) mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
     mesh::synchronize(m_context.space, m_context.stream);
     SolveReport report;
     report.history = m_history;
@@ -97,7 +100,9 @@ class CgMultigridSolve final : public PoissonSolve<T> {
   std::function<void(const ResidualRecord&)> m_progress;
   double m_start;
   mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
-  std::unique_ptr<mesh::Field<T, 3>> m_u, m_f;
+  std::unique_ptr<mesh::Field<T, 3>> m_u_copy, m_f_copy;  // null where the caller's field is used as it is
+  mesh::Field<T, 3>* m_u;
+  const mesh::Field<T, 3>* m_f;
   std::vector<ResidualRecord> m_history;
 };
 

@@ -98,8 +98,7 @@ bool ConjugateGradient<T>::iterate() {
   const MPI_Comm comm = m_decomposition.comm();
   const auto& m = m_precondition;
   m_halo.exchange(m_p, 1);
-  mg::apply_laplacian(m_p, m_q, m_interior, m_k, m_stream);
-  const double pq = global_sums<1>({mg::dot(m_p, m_q, m_interior, m_stream)}, comm)[0];
+  const double pq = global_sums<1>({mg::laplacian_and_dot(m_p, m_q, m_interior, m_k, m_stream)}, comm)[0];
   if (!std::isfinite(pq)) {  // p or A p is no longer finite: this iteration's residual is not either
     ++m_result.iterations;
     m_rr = pq;
@@ -112,10 +111,10 @@ bool ConjugateGradient<T>::iterate() {
     return false;
   }
   const double alpha = m_rho / pq;
-  mg::axpy(static_cast<T>(alpha), m_p, *m_u, m_interior, m_stream);
-  mg::axpy(static_cast<T>(-alpha), m_q, m_r, m_interior, m_stream);
+  // u += alpha p, r -= alpha q and (r, r) in one pass.
+  const double rr = mg::cg_update(static_cast<T>(alpha), m_p, m_q, *m_u, m_r, m_interior, m_stream);
   ++m_result.iterations;
-  m_rr = global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, comm)[0];
+  m_rr = global_sums<1>({rr}, comm)[0];
   m_residual_is_true = false;
   if (m_on_iteration) m_on_iteration(m_result.iterations, relative(m_rr));
   m_finished = m_result.iterations >= m_options.max_iterations || !std::isfinite(m_rr);
@@ -136,7 +135,7 @@ bool ConjugateGradient<T>::iterate() {
   double beta = 0;
   if (m) {
     m(m_r, *m_z);
-    const auto sums = global_sums<2>({mg::dot(m_r, *m_z, m_interior, m_stream), mg::dot(*m_z, m_q, m_interior, m_stream)}, comm);
+    const auto sums = global_sums<2>(mg::dot2(m_r, *m_z, m_q, m_interior, m_stream), comm);
     beta = -alpha * sums[1] / m_rho;
     m_rho = sums[0];
   } else {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/multigrid/dense_solve.hpp"
+#include "kernels/multigrid/mixed_precision.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/transfer.hpp"
@@ -166,6 +167,14 @@ double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Fi
   auto& finest = *m_levels[0];
   finest.exchange(u, 1);
   return global_norm(kernels::stencil::residual_norm_squared(u, f, finest.updated(), finest.coefficients(), m_stream),
+                     finest.decomposition().comm());
+}
+
+template <class T>
+double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<float, 3>& r) {
+  auto& finest = *m_levels[0];
+  finest.exchange(u, 1);
+  return global_norm(mg::residual_and_norm(u, f, r, finest.updated(), finest.coefficients(), m_stream),
                      finest.decomposition().comm());
 }
 

@@ -55,6 +55,9 @@ class MultigridHierarchy {
 
   /// ||f - A u||_2 over the whole finest grid's interior. Exchanges u's ghosts. Collective.
   double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  /// The same norm, with r = float(f - A u) written at the owned interior points in one pass (r
+  /// of the finest layout in float: the right-hand side of a mixed-precision correction).
+  double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<float, 3>& r);
 
   /// A zero field of the finest level's layout: this rank's owned box, the ghost width the
   /// transfers need (at least 1), the context's memory space.

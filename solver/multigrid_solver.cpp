@@ -3,8 +3,10 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
+#include "kernels/multigrid/mixed_precision.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
 
 namespace gridflow::solver {
@@ -12,7 +14,42 @@ namespace gridflow::solver {
 namespace mg = kernels::multigrid;
 
 template <class T>
-MultigridSolver<T>::MultigridSolver(const PoissonContext& context) : m_context(context), m_hierarchy(context) {}
+MultigridSolver<T>::MultigridSolver(const PoissonContext& context)
+    : m_context(context),
+      m_hierarchy(context),
+      m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())) {
+  if (std::is_same_v<T, double> && context.config.multigrid.mixed_precision) {
+    m_mixed = std::make_unique<MultigridHierarchy<float>>(context);
+    m_mixed_r = m_mixed->make_finest_field("mg_residual_float");
+    m_mixed_e = m_mixed->make_finest_field("mg_correction_float");
+  }
+}
+
+template <class T>
+double MultigridSolver<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  return m_mixed ? m_hierarchy.residual_norm(u, f, *m_mixed_r) : m_hierarchy.residual_norm(u, f);
+}
+
+template <class T>
+void MultigridSolver<T>::improve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, bool first, bool residual_kept) {
+  const bool full = first && m_context.config.multigrid.full_multigrid;
+  if (!m_mixed) {
+    if (full)
+      m_hierarchy.full_multigrid(u, f);
+    else
+      m_hierarchy.cycle(u, f);
+    return;
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    if (!residual_kept) m_hierarchy.residual_norm(u, f, *m_mixed_r);
+    mg::fill_zero(*m_mixed_e, m_context.stream);
+    if (full)
+      m_mixed->full_multigrid(*m_mixed_e, *m_mixed_r);
+    else
+      m_mixed->cycle(*m_mixed_e, *m_mixed_r);
+    mg::add_correction(*m_mixed_e, u, m_updated, m_context.stream);
+  }
+}
 
 namespace {
 
@@ -21,29 +58,29 @@ namespace {
 template <class T>
 class MultigridSolve final : public PoissonSolve<T> {
  public:
-  MultigridSolve(const PoissonContext& context, MultigridHierarchy<T>& hierarchy, mesh::Field<T, 3>& u_in,
+  MultigridSolve(const PoissonContext& context, MultigridSolver<T>& multigrid, mesh::Field<T, 3>& u_in,
                  const mesh::Field<T, 3>& f_in, double b_norm, std::function<void(const ResidualRecord&)> progress)
       : m_context(context),
-        m_hierarchy(hierarchy),
+        m_multigrid(multigrid),
         m_u_in(u_in),
         m_b_norm(b_norm),
         m_progress(std::move(progress)),
         m_start(MPI_Wtime()),
         m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
-        m_u(hierarchy.make_finest_field("mg_solution")),
-        m_f(hierarchy.make_finest_field("mg_rhs")) {
-    mg::copy(u_in, *m_u, context.decomposition.owned(), context.stream);
-    mg::copy(f_in, *m_f, m_updated, context.stream);
+        m_u_copy(multigrid.has_field_layout(u_in) ? nullptr : multigrid.make_field("mg_solution")),
+        m_f_copy(multigrid.has_field_layout(f_in) ? nullptr : multigrid.make_field("mg_rhs")),
+        m_u(m_u_copy ? m_u_copy.get() : &u_in),
+        m_f(m_f_copy ? m_f_copy.get() : &f_in) {
+    // The caller's fields themselves where their layout allows, else copies.
+    if (m_u_copy) mg::copy(u_in, *m_u_copy, context.decomposition.owned(), context.stream);
+    if (m_f_copy) mg::copy(f_in, *m_f_copy, m_updated, context.stream);
     m_finite = record(0);
   }
 
   std::int64_t advance(std::int64_t count) override {
     std::int64_t taken = 0;
     for (; taken < count && !finished(); ++taken) {
-      if (m_report.iterations == 0 && m_context.config.multigrid.full_multigrid)
-        m_hierarchy.full_multigrid(*m_u, *m_f);
-      else
-        m_hierarchy.cycle(*m_u, *m_f);
+      m_multigrid.improve(*m_u, *m_f, m_report.iterations == 0, m_residual_kept);
       ++m_report.iterations;
       m_finite = record(m_report.iterations);
     }
@@ -55,7 +92,7 @@ class MultigridSolve final : public PoissonSolve<T> {
   std::int64_t step() const override { return m_report.iterations; }
   const std::vector<ResidualRecord>& history() const override { return m_report.history; }
   const mesh::Field<T, 3>& iterate() const override { return *m_u; }
-  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u.get()}}; }
+  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u}}; }
   void restore(std::int64_t step, std::vector<ResidualRecord> history, const std::vector<std::pair<std::string, double>>&) override {
     m_report.iterations = step;
     m_report.history = std::move(history);
@@ -63,11 +100,12 @@ class MultigridSolve final : public PoissonSolve<T> {
     m_report.relative_residual = r;
     m_report.converged = r <= m_context.config.tolerance;
     m_finite = std::isfinite(r);
+    m_residual_kept = false;  // u was restored: the residual kept by the last check is not its own
     if (!m_report.history.empty()) m_start = MPI_Wtime() - m_report.history.back().seconds;
   }
 
   SolveReport finish() override {
-    mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
+    if (m_u != &m_u_in) mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
     mesh::synchronize(m_context.space, m_context.stream);
     m_report.seconds = MPI_Wtime() - m_start;
     return m_report;
@@ -76,7 +114,8 @@ class MultigridSolve final : public PoissonSolve<T> {
  private:
   /// Checks the residual after `cycles` cycles; false when it is no longer finite.
   bool record(std::int64_t cycles) {
-    const double r = m_hierarchy.residual_norm(*m_u, *m_f) / m_b_norm;
+    const double r = m_multigrid.residual_norm(*m_u, *m_f) / m_b_norm;
+    m_residual_kept = true;
     const ResidualRecord entry{cycles, r, MPI_Wtime() - m_start};
     m_report.history.push_back(entry);
     if (m_progress) m_progress(entry);
@@ -86,15 +125,18 @@ class MultigridSolve final : public PoissonSolve<T> {
   }
 
   PoissonContext m_context;
-  MultigridHierarchy<T>& m_hierarchy;
+  MultigridSolver<T>& m_multigrid;
   mesh::Field<T, 3>& m_u_in;
   double m_b_norm;
   std::function<void(const ResidualRecord&)> m_progress;
   double m_start;
   mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
-  std::unique_ptr<mesh::Field<T, 3>> m_u, m_f;
+  std::unique_ptr<mesh::Field<T, 3>> m_u_copy, m_f_copy;  // null where the caller's field is used as it is
+  mesh::Field<T, 3>* m_u;
+  const mesh::Field<T, 3>* m_f;
   SolveReport m_report;
   bool m_finite = true;
+  bool m_residual_kept = false;  // the last residual_norm() was of the current u
 };
 
 }  // namespace
@@ -102,13 +144,22 @@ class MultigridSolve final : public PoissonSolve<T> {
 template <class T>
 std::unique_ptr<PoissonSolve<T>> MultigridSolver<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
                                                            std::function<void(const ResidualRecord&)> progress) {
-  return std::make_unique<MultigridSolve<T>>(m_context, m_hierarchy, u, f, b_norm, std::move(progress));
+  return std::make_unique<MultigridSolve<T>>(m_context, *this, u, f, b_norm, std::move(progress));
 }
 
 template <class T>
 void MultigridSolver<T>::precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e) {
-  mg::fill_zero(e, m_context.stream);
-  m_hierarchy.cycle(e, r);
+  if (!m_mixed) {
+    mg::fill_zero(e, m_context.stream);
+    m_hierarchy.cycle(e, r);
+    return;
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    mg::convert(r, *m_mixed_r, m_updated, m_context.stream);
+    mg::fill_zero(*m_mixed_e, m_context.stream);
+    m_mixed->cycle(*m_mixed_e, *m_mixed_r);
+    mg::convert(*m_mixed_e, e, e.ghosted(), m_context.stream);  // ghosts and boundary too, as the double cycle leaves them
+  }
 }
 
 template class MultigridSolver<float>;

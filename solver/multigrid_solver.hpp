@@ -4,6 +4,13 @@
 // multigrid pass unless config.multigrid.full_multigrid is off; see
 // multigrid_hierarchy.hpp for the levels, smoothers and the coarsest solve. Also a
 // preconditioner: precondition() applies one cycle to A e = r from e = 0 with zero boundary values.
+//
+// Mixed precision (T = double and config.multigrid.mixed_precision, the default): the cycles run
+// on a float hierarchy as iterative refinement. A step computes r = f - A u in double (its norm,
+// the convergence check, folded into the same pass) and stores it in float, takes one cycle (or
+// the full multigrid pass) for A e = r from e = 0 in float and adds e to u in double; so u and
+// the residual the tolerance is checked on stay double while the cycle moves half the bytes.
+// precondition() rounds r to float, cycles, and widens e back.
 #include <memory>
 #include <string>
 
@@ -32,12 +39,32 @@ class MultigridSolver : public PoissonSolver<T> {
   /// A zero field of the layout precondition() takes (this rank's owned box, the ghost width the
   /// grid transfers need, the context's memory space).
   std::unique_ptr<mesh::Field<T, 3>> make_field(const std::string& label) const { return m_hierarchy.make_finest_field(label); }
+  /// Whether `field` already has make_field()'s layout, so a solve can work on it directly
+  /// instead of on a copy (one pass over memory less at the start and at the end of a solve).
+  bool has_field_layout(const mesh::Field<T, 3>& field) const {
+    return field.space() == m_context.space && field.owned() == m_context.decomposition.owned() &&
+           field.ghost_width() == m_hierarchy.plan(0).ghost;
+  }
 
   const MultigridHierarchy<T>& hierarchy() const { return m_hierarchy; }
+
+  /// ||f - A u||_2 over the whole grid's interior (u of make_field()'s layout; exchanges its
+  /// ghosts). Mixed precision: also keeps the residual for the next improve(). Collective.
+  double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  /// One step for A u = f: a cycle, or the full multigrid pass where `first` and the options ask
+  /// for it. Mixed precision: `residual_kept` says that the last residual_norm() was of this u
+  /// (else the residual is recomputed). Collective.
+  void improve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, bool first, bool residual_kept);
+  /// Whether the cycles run in float on a double problem.
+  bool mixed() const { return m_mixed != nullptr; }
 
  private:
   PoissonContext m_context;
   MultigridHierarchy<T> m_hierarchy;
+  mesh::Box<3> m_updated;  // the owned interior points
+  // Mixed precision only: the float hierarchy, its finest residual (right-hand side) and correction.
+  std::unique_ptr<MultigridHierarchy<float>> m_mixed;
+  std::unique_ptr<mesh::Field<float, 3>> m_mixed_r, m_mixed_e;
 };
 
 extern template class MultigridSolver<float>;

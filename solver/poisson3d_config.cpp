@@ -42,6 +42,9 @@ MemoryNeed poisson_memory_need(const PoissonConfig& config, const mesh::Box<3>& 
     const double hierarchy = (1 + scratch) * level + (3 + scratch) * level * coarser;  // finest r; coarser u, f, r
     // multigrid: its own u and f on the finest level; cg-mg: those copies and r, p, q, z.
     work = hierarchy + (config.solver == "multigrid" ? 2 : 6) * level;
+    // Mixed precision (double runs): the cycles' own float hierarchy and its finest correction
+    // and residual, at half the bytes of a double level.
+    if (precision == kernels::core::Precision::float64 && config.multigrid.mixed_precision) work += 0.5 * (hierarchy + 2 * level);
   } else if (config.solver == "spectral") {
     // Three DST-I plans, each with a real and a complex batch buffer (3 elements per point) over
     // at most the batch bound; on several ranks the right-hand side, two slabs and four box

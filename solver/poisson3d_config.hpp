@@ -27,6 +27,10 @@ struct MultigridOptions {
   /// memory a sweep). Off by default: on an H100 at 513^3 double a V-cycle took 26 ms with it
   /// against 16 ms with the two in-place colour sweeps (bench/results/multigrid_h100.json).
   bool out_of_place_smoother = false;
+  /// Double runs: the cycles compute their correction in float (iterative refinement: residual
+  /// and solution stay double and the tolerance is met in double), halving the bytes a cycle
+  /// moves. No effect in float runs.
+  bool mixed_precision = true;
 };
 
 struct PoissonConfig {

@@ -22,6 +22,29 @@ PoissonResult<T> solve_with(const solver::PoissonConfig& config, MPI_Comm comm, 
                                 [](const solver::PoissonContext& c) { return std::make_unique<Solver>(c); });
 }
 
+namespace detail {
+struct ConfigCopy {
+  solver::PoissonConfig config;
+};
+}  // namespace detail
+
+/// `Solver` (a multigrid-based PoissonSolver) with its cycles in the run's precision
+/// (multigrid.mixed_precision = false), whatever the config says: a typed test runs the same
+/// body over both the mixed-precision default and the double cycles.
+template <class Solver>
+class DoubleCycles : private detail::ConfigCopy, public Solver {
+ public:
+  explicit DoubleCycles(const solver::PoissonContext& c)
+      : detail::ConfigCopy{without_mixed(c.config)},
+        Solver(solver::PoissonContext{ConfigCopy::config, c.decomposition, c.space, c.stream, c.transport}) {}
+
+ private:
+  static solver::PoissonConfig without_mixed(solver::PoissonConfig config) {
+    config.multigrid.mixed_precision = false;
+    return config;
+  }
+};
+
 /// u = sin(pi x) sin(2 pi y) sin(3 pi z) on the unit cube: zero on the faces, f = -14 pi^2 u.
 inline std::string sine_deck(int n) {
   const std::string size = std::to_string(n);

@@ -4,6 +4,9 @@
 // layouts (each is indexed by global index) but share one memory space, and `box` must lie in
 // the ghosted box of each. Host fields: every call blocks. Device fields: asynchronous on
 // `stream`, except dot(), which blocks until its result is on the host.
+#include <array>
+
+#include "kernels/multigrid/multigrid_point.hpp"
 #include "mesh/box.hpp"
 #include "mesh/field.hpp"
 
@@ -24,6 +27,26 @@ void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::
 /// dst = src on `box`.
 template <class T>
 void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<3>& box, StreamHandle stream);
+
+// Fused steps of conjugate gradients: each is one pass over its fields where the separate
+// operations took two or three, and returns its sums (this rank only; blocks). The fields equal,
+// bitwise, what the separate operations write; the sums may differ from dot()'s in the last
+// bits (another summation order, fixed: the same bits every run).
+
+/// q = A p on `box` (apply_laplacian); returns the sum over `box` of p q (dot(p, q)).
+template <class T>
+double laplacian_and_dot(const mesh::Field<T, 3>& p, mesh::Field<T, 3>& q, const mesh::Box<3>& box,
+                         const PoissonCoefficients<T>& k, StreamHandle stream);
+
+/// u = u + alpha p and r = r - alpha q on `box` (two axpy); returns the sum over `box` of r r (the new r).
+template <class T>
+double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u, mesh::Field<T, 3>& r,
+                 const mesh::Box<3>& box, StreamHandle stream);
+
+/// {dot(r, z), dot(z, q)} over `box` in one pass.
+template <class T>
+std::array<double, 2> dot2(const mesh::Field<T, 3>& r, const mesh::Field<T, 3>& z, const mesh::Field<T, 3>& q,
+                           const mesh::Box<3>& box, StreamHandle stream);
 
 /// Every allocated value of `field` (ghosts and padding included) = 0.
 template <class T>

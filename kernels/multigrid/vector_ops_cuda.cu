@@ -1,5 +1,7 @@
 #include "kernels/core/for_each_cuda.cuh"
+#include "kernels/multigrid/column_sums_cuda.cuh"
 #include "kernels/core/reduce_cuda.cuh"
+#include "kernels/multigrid/multigrid_point.hpp"
 #include "kernels/multigrid/vector_ops_cuda.hpp"
 #include "kernels/multigrid/vector_ops_point.hpp"
 
@@ -18,7 +20,10 @@ struct Axpy {
   T alpha;
   mesh::FieldView<const T, 3> x;
   mesh::FieldView<T, 3> y;
-  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = axpy_point(alpha, x(i, j, k), y(i, j, k)); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return axpy_point(alpha, x(i, j, k), y(i, j, k)); }
+  __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 template <class T>
@@ -26,17 +31,90 @@ struct Xpby {
   mesh::FieldView<const T, 3> x;
   T beta;
   mesh::FieldView<T, 3> y;
-  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = xpby_point(x(i, j, k), beta, y(i, j, k)); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return xpby_point(x(i, j, k), beta, y(i, j, k)); }
+  __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
 };
 
 template <class T>
 struct Copy {
   mesh::FieldView<const T, 3> src;
   mesh::FieldView<T, 3> dst;
-  __device__ void operator()(long long i, long long j, long long k) const { dst(i, j, k) = src(i, j, k); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return src(i, j, k); }
+  __device__ void store(long long i, long long j, long long k, T v) const { dst(i, j, k) = v; }
+  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
+};
+
+template <class T>
+struct LaplacianAndDot {
+  mesh::FieldView<const T, 3> p;
+  mesh::FieldView<T, 3> q;
+  PoissonCoefficients<T> c;
+  struct Value {
+    T p, q;
+  };
+  __device__ Value value(long long i, long long j, long long k) const { return {p(i, j, k), laplacian_at(p, i, j, k, c)}; }
+  __device__ void store(long long i, long long j, long long k, const Value& v) const { q(i, j, k) = v.q; }
+  __device__ void add(ColumnSums<1>& acc, const Value& v) const { acc.v[0] += product_point(v.p, v.q); }
+};
+
+template <class T>
+struct CgUpdate {
+  T alpha;
+  mesh::FieldView<const T, 3> p, q;
+  mesh::FieldView<T, 3> u, r;
+  struct Value {
+    T u, r;
+  };
+  __device__ Value value(long long i, long long j, long long k) const {
+    return {axpy_point(alpha, p(i, j, k), u(i, j, k)), axpy_point(-alpha, q(i, j, k), r(i, j, k))};
+  }
+  __device__ void store(long long i, long long j, long long k, const Value& v) const {
+    u(i, j, k) = v.u;
+    r(i, j, k) = v.r;
+  }
+  __device__ void add(ColumnSums<1>& acc, const Value& v) const { acc.v[0] += product_point(v.r, v.r); }
+};
+
+template <class T>
+struct Dot2 {
+  mesh::FieldView<const T, 3> r, z, q;
+  struct Value {
+    double rz, zq;
+  };
+  __device__ Value value(long long i, long long j, long long k) const {
+    const T zv = z(i, j, k);
+    return {product_point(r(i, j, k), zv), product_point(zv, q(i, j, k))};
+  }
+  __device__ void store(long long, long long, long long, const Value&) const {}
+  __device__ void add(ColumnSums<2>& acc, const Value& v) const {
+    acc.v[0] += v.rz;
+    acc.v[1] += v.zq;
+  }
 };
 
 }  // namespace
+
+template <class T>
+double laplacian_and_dot_cuda(mesh::FieldView<const T, 3> p, mesh::FieldView<T, 3> q, const mesh::Box<3>& box,
+                              const PoissonCoefficients<T>& c, StreamHandle stream) {
+  return column_sums_cuda<1>(box, LaplacianAndDot<T>{p, q, c}, stream).v[0];
+}
+
+template <class T>
+double cg_update_cuda(T alpha, mesh::FieldView<const T, 3> p, mesh::FieldView<const T, 3> q, mesh::FieldView<T, 3> u,
+                      mesh::FieldView<T, 3> r, const mesh::Box<3>& box, StreamHandle stream) {
+  return column_sums_cuda<1>(box, CgUpdate<T>{alpha, p, q, u, r}, stream).v[0];
+}
+
+template <class T>
+std::array<double, 2> dot2_cuda(mesh::FieldView<const T, 3> r, mesh::FieldView<const T, 3> z, mesh::FieldView<const T, 3> q,
+                                const mesh::Box<3>& box, StreamHandle stream) {
+  const auto sums = column_sums_cuda<2>(box, Dot2<T>{r, z, q}, stream);
+  return {sums.v[0], sums.v[1]};
+}
 
 template <class T>
 double dot_cuda(mesh::FieldView<const T, 3> a, mesh::FieldView<const T, 3> b, const mesh::Box<3>& box, StreamHandle stream) {
@@ -62,7 +140,13 @@ void copy_cuda(mesh::FieldView<const T, 3> src, mesh::FieldView<T, 3> dst, const
   template double dot_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>, const mesh::Box<3>&, StreamHandle); \
   template void axpy_cuda<T>(T, mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle); \
   template void xpby_cuda<T>(mesh::FieldView<const T, 3>, T, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle); \
-  template void copy_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle);
+  template void copy_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle);      \
+  template double laplacian_and_dot_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&,      \
+                                            const PoissonCoefficients<T>&, StreamHandle);                                \
+  template double cg_update_cuda<T>(T, mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, \
+                                    mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle);                           \
+  template std::array<double, 2> dot2_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>,                  \
+                                              mesh::FieldView<const T, 3>, const mesh::Box<3>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(float)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(double)
 #undef GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA

@@ -1,5 +1,7 @@
 // Host oracle of the vector operations and the dispatch to the CUDA variants.
 #include <algorithm>
+#include <array>
+#include <string>
 
 #include "kernels/core/for_each_host.hpp"
 #include "kernels/core/reduce_host.hpp"
@@ -85,6 +87,86 @@ void copy(const mesh::Field<T, 3>& src, mesh::Field<T, 3>& dst, const mesh::Box<
       [&](auto) { copy_cuda<T>(src.view(), dst.view(), box, stream); });
 }
 
+namespace {
+/// Two sums at once, for dot2's host oracle (reduce_host's order: along rows, then rows in order).
+struct PairSum {
+  struct Value {
+    double a = 0, b = 0;
+  };
+  static Value identity() { return {}; }
+  static void join(Value& into, const Value& from) {
+    into.a += from.a;
+    into.b += from.b;
+  }
+  static void merge(Value& into, const Value& from) { join(into, from); }
+};
+}  // namespace
+
+template <class T>
+double laplacian_and_dot(const mesh::Field<T, 3>& p, mesh::Field<T, 3>& q, const mesh::Box<3>& box,
+                         const PoissonCoefficients<T>& c, StreamHandle stream) {
+  constexpr const char* name = "multigrid::laplacian_and_dot";
+  GRIDFLOW_REQUIRE(&p != &q, std::string(name) + ": input and output must be different fields");
+  require_same_space(p, q, name);
+  require_reach(p, box.grow(1), name);
+  require_reach(q, box, name);
+  if (box.empty()) return 0;
+  return core::run_on_space(
+      name, p.space(), stream,
+      [&] {
+        const auto pv = p.view();
+        const auto qv = q.view();
+        return core::reduce_host<core::Sum>(name, box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          const T v = laplacian_at(pv, i, j, k, c);
+          qv(i, j, k) = v;
+          return product_point(pv(i, j, k), v);
+        });
+      },
+      [&](auto) { return laplacian_and_dot_cuda<T>(p.view(), q.view(), box, c, stream); });
+}
+
+template <class T>
+double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u, mesh::Field<T, 3>& r,
+                 const mesh::Box<3>& box, StreamHandle stream) {
+  constexpr const char* name = "multigrid::cg_update";
+  require_pair(p, u, box, name);
+  require_pair(q, r, box, name);
+  require_same_space(p, q, name);
+  if (box.empty()) return 0;
+  return core::run_on_space(
+      name, p.space(), stream,
+      [&] {
+        const auto pv = p.view(), qv = q.view();
+        const auto uv = u.view(), rv = r.view();
+        return core::reduce_host<core::Sum>(name, box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          uv(i, j, k) = axpy_point(alpha, pv(i, j, k), uv(i, j, k));
+          const T v = axpy_point(-alpha, qv(i, j, k), rv(i, j, k));
+          rv(i, j, k) = v;
+          return product_point(v, v);
+        });
+      },
+      [&](auto) { return cg_update_cuda<T>(alpha, p.view(), q.view(), u.view(), r.view(), box, stream); });
+}
+
+template <class T>
+std::array<double, 2> dot2(const mesh::Field<T, 3>& r, const mesh::Field<T, 3>& z, const mesh::Field<T, 3>& q,
+                           const mesh::Box<3>& box, StreamHandle stream) {
+  constexpr const char* name = "multigrid::dot2";
+  require_pair(r, z, box, name);
+  require_pair(z, q, box, name);
+  if (box.empty()) return {0, 0};
+  return core::run_on_space(
+      name, r.space(), stream,
+      [&] {
+        const auto rv = r.view(), zv = z.view(), qv = q.view();
+        const auto sums = core::reduce_host<PairSum>(name, box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+          return PairSum::Value{product_point(rv(i, j, k), zv(i, j, k)), product_point(zv(i, j, k), qv(i, j, k))};
+        });
+        return std::array<double, 2>{sums.a, sums.b};
+      },
+      [&](auto) { return dot2_cuda<T>(r.view(), z.view(), q.view(), box, stream); });
+}
+
 template <class T>
 void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream) {
   core::run_on_space(
@@ -98,7 +180,13 @@ void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream) {
   template void axpy<T>(T, const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);            \
   template void xpby<T>(const mesh::Field<T, 3>&, T, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);            \
   template void copy<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);               \
-  template void fill_zero<T>(mesh::Field<T, 3>&, StreamHandle);
+  template void fill_zero<T>(mesh::Field<T, 3>&, StreamHandle);                                                       \
+  template double laplacian_and_dot<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&,               \
+                                       const PoissonCoefficients<T>&, StreamHandle);                                    \
+  template double cg_update<T>(T, const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, mesh::Field<T, 3>&,             \
+                               mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);                                  \
+  template std::array<double, 2> dot2<T>(const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
+                                         const mesh::Box<3>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_VECTOR_OPS(float)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS(double)
 #undef GRIDFLOW_INSTANTIATE_VECTOR_OPS

@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_support.hpp"
 #include "kernels/multigrid/dense_solve.hpp"
+#include "kernels/multigrid/mixed_precision.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/transfer.hpp"
@@ -167,6 +169,118 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   EXPECT_NEAR(device_dot, host_dot, 1e-12 * std::abs(host_dot)) << "dot products are summed in another order";
 }
 
+// The fused steps of conjugate gradients: their fields bitwise against the separate operations
+// on the host and against the host on the device; their sums equal the separate dot products
+// on the host (the same order) and to rounding on the device, with the same bits every run.
+TYPED_TEST(MultigridGpu, FusedConjugateGradientStepsMatchTheSeparateOperations) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  const auto k = stencil::poisson_coefficients<T>(0.013, 0.021, 0.017);
+  const double rounding = sizeof(T) == 4 ? 1e-5 : 1e-12;
+  gridflow::mesh::Stream stream;
+  const Box<3> tall_points{{0, 0, 0}, {70, 38, 300}}, tall_box{{3, 1, 2}, {68, 37, 298}};
+  for (const auto& [points, box] : {std::pair{fine_points, fine_box}, std::pair{tall_points, tall_box}}) {
+    // Fields are handles (a copy shares the values): each start value is made afresh from its seed.
+    const auto p = host_field<T>(points, 2, 0.3);
+    const auto q0 = [&] { return host_field<T>(points, 1, 1.1); };
+    const auto u0 = [&] { return host_field<T>(points, 1, 0.6); };
+    const auto r0 = [&] { return host_field<T>(points, 3, 1.9); };
+    // laplacian_and_dot against apply_laplacian + dot.
+    auto q_sep = q0(), q = q0();
+    mg::apply_laplacian(p, q_sep, box, k, nullptr);
+    const double pq_sep = mg::dot(p, q_sep, box, nullptr);
+    const double pq = mg::laplacian_and_dot(p, q, box, k, nullptr);
+    EXPECT_EQ(differing(q_sep, on_device(q)), 0u) << "q = A p";
+    EXPECT_EQ(pq, pq_sep);
+    const auto dp = on_device(p);
+    auto dq = on_device(q0());
+    const double dpq = mg::laplacian_and_dot(dp, dq, box, k, stream.get());
+    EXPECT_EQ(differing(q_sep, dq), 0u) << "q = A p on the device";
+    EXPECT_NEAR(dpq, pq, rounding * std::abs(pq));
+    EXPECT_EQ(mg::laplacian_and_dot(dp, dq, box, k, stream.get()), dpq) << "the same bits every run";
+
+    // cg_update against two axpy + dot.
+    const T alpha = T(0.37);
+    auto u_sep = u0(), r_sep = r0(), u = u0(), r = r0();
+    mg::axpy(alpha, p, u_sep, box, nullptr);
+    mg::axpy(T(-alpha), q_sep, r_sep, box, nullptr);
+    const double rr_sep = mg::dot(r_sep, r_sep, box, nullptr);
+    EXPECT_EQ(mg::cg_update(alpha, p, q_sep, u, r, box, nullptr), rr_sep);
+    EXPECT_EQ(differing(u_sep, on_device(u)), 0u);
+    EXPECT_EQ(differing(r_sep, on_device(r)), 0u);
+    auto du = on_device(u0()), dr = on_device(r0());
+    const auto dq_sep = on_device(q_sep);
+    const double drr = mg::cg_update(alpha, dp, dq_sep, du, dr, box, stream.get());
+    EXPECT_EQ(differing(u_sep, du), 0u) << "u on the device";
+    EXPECT_EQ(differing(r_sep, dr), 0u) << "r on the device";
+    EXPECT_NEAR(drr, rr_sep, rounding * rr_sep);
+
+    // dot2 against two dots.
+    const auto z = host_field<T>(points, 1, 2.4);
+    const auto sums = mg::dot2(r_sep, z, q_sep, box, nullptr);
+    EXPECT_EQ(sums[0], mg::dot(r_sep, z, box, nullptr));
+    EXPECT_EQ(sums[1], mg::dot(z, q_sep, box, nullptr));
+    const auto dsums = mg::dot2(on_device(r_sep), on_device(z), dq_sep, box, stream.get());
+    EXPECT_NEAR(dsums[0], sums[0], rounding * std::abs(sums[0]));
+    EXPECT_NEAR(dsums[1], sums[1], rounding * std::abs(sums[1]));
+  }
+}
+
+// The mixed-precision operations (double fields, float residual and correction): bitwise
+// against the host oracle, the fused residual norm to rounding (another summation order) and
+// with the same bits on every run.
+TEST(MultigridGpuMixed, KernelsMatchTheirHostOracles) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  const auto k = stencil::poisson_coefficients<double>(0.013, 0.021, 0.017);
+  gridflow::mesh::Stream stream;
+  // A box tall enough that the residual kernel's z-walk takes several planes per thread.
+  const Box<3> tall_points{{0, 0, 0}, {70, 38, 300}}, tall_box{{3, 1, 2}, {68, 37, 298}};
+  for (const auto& [points, box] : {std::pair{fine_points, fine_box}, std::pair{tall_points, tall_box}}) {
+    const auto hu = host_field<double>(points, 2, 0.3), hf = host_field<double>(points, 1, 1.1);
+    auto hr = host_field<float>(points, 3, 2.0);
+    const auto du = on_device(hu), df = on_device(hf);
+    auto dr = on_device(hr);
+    const double host_norm = mg::residual_and_norm(hu, hf, hr, box, k, nullptr);
+    const double device_norm = mg::residual_and_norm(du, df, dr, box, k, stream.get());
+    EXPECT_EQ(differing(hr, dr), 0u) << "float residual";
+    EXPECT_NEAR(device_norm, host_norm, 1e-12 * host_norm) << "residual norm (summed in another order)";
+    EXPECT_GT(host_norm, 0);
+    // The sum is of the double residual, not of its float rounding.
+    double of_float = 0;
+    for (auto z = box.lo[2]; z <= box.hi[2]; ++z)
+      for (auto y = box.lo[1]; y <= box.hi[1]; ++y)
+        for (auto x = box.lo[0]; x <= box.hi[0]; ++x) of_float += static_cast<double>(hr(x, y, z)) * hr(x, y, z);
+    EXPECT_NE(of_float, host_norm);
+    EXPECT_NEAR(of_float, host_norm, 1e-6 * host_norm);
+    EXPECT_EQ(mg::residual_and_norm(du, df, dr, box, k, stream.get()), device_norm) << "the same bits on every run";
+
+    auto hu2 = host_field<double>(points, 1, 0.8);
+    auto du2 = on_device(hu2);
+    mg::add_correction(hr, hu2, box, nullptr);
+    mg::add_correction(dr, du2, box, stream.get());
+    gridflow::mesh::synchronize(stream.get());
+    EXPECT_EQ(differing(hu2, du2), 0u) << "add_correction";
+
+    auto hc = host_field<float>(points, 1, 1.9);
+    auto dc = on_device(hc);
+    mg::convert(hu, hc, box, nullptr);
+    mg::convert(du, dc, box, stream.get());
+    gridflow::mesh::synchronize(stream.get());
+    EXPECT_EQ(differing(hc, dc), 0u) << "convert double to float";
+    auto hd = host_field<double>(points, 2, 0.1);
+    auto dd = on_device(hd);
+    mg::convert(hr, hd, hd.ghosted(), nullptr);
+    mg::convert(dr, dd, box, stream.get());
+    gridflow::mesh::synchronize(stream.get());
+    EXPECT_GT(differing(hd, dd), 0u) << "the device converted a smaller box: the check must see it";
+    mg::convert(dr, dd, dd.ghosted(), stream.get());
+    gridflow::mesh::synchronize(stream.get());
+    EXPECT_EQ(differing(hd, dd), 0u) << "convert float to double";
+  }
+}
+
 TYPED_TEST(MultigridGpu, SolversOnTheDeviceMatchTheHost) {
   GRIDFLOW_REQUIRE_GPU();
   GRIDFLOW_ONE_RANK_CASE();
@@ -176,7 +290,7 @@ TYPED_TEST(MultigridGpu, SolversOnTheDeviceMatchTheHost) {
                                            single ? "poisson.tolerance=1e-5" : "poisson.tolerance=1e-9"};
   const double agree = single ? 1e-5 : 1e-11;
   for (const char* variant : {"multigrid.smoother=rbgs", "multigrid.smoother=jacobi", "multigrid.cycle=F", "grid.length=[1,16,1]",
-                              "grid.length=[0.0625,1,1]"}) {
+                              "grid.length=[0.0625,1,1]", "multigrid.mixed_precision=false"}) {
     auto overrides = common;
     overrides.push_back(variant);
     const auto config = support::poisson_config(support::sine_deck(32), overrides);

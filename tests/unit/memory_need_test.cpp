@@ -72,11 +72,17 @@ TEST(MemoryNeed, PoissonSolversInOrderOfTheirWorkArrays) {
   // coarser levels (ghost 2 for its levels); CG-multigrid's copies and four CG vectors more.
   EXPECT_NEAR(need("jacobi"), 3, 0.1);
   EXPECT_NEAR(need("spectral"), 3, 0.1);  // the set-up's host copy of f is the peak
+  c.multigrid.mixed_precision = false;
   EXPECT_NEAR(need("multigrid"), 5 + 3.0 / 7, 0.2);
   EXPECT_NEAR(need("cg-mg"), 9 + 3.0 / 7, 0.3);
   c.multigrid.smoother = "jacobi";
   EXPECT_NEAR(need("multigrid"), 6 + 4.0 / 7, 0.2);
   c.multigrid.smoother = "rbgs";
+  // Mixed precision (the default): a float hierarchy beside the double one (finest r, coarser
+  // u, f, r) and its finest correction and residual, each at half the bytes.
+  c.multigrid.mixed_precision = true;
+  EXPECT_NEAR(need("multigrid"), 5 + 3.0 / 7 + (3 + 3.0 / 7) / 2, 0.3);
+  EXPECT_NEAR(need("cg-mg"), 9 + 3.0 / 7 + (3 + 3.0 / 7) / 2, 0.4);
   EXPECT_NEAR(need("jacobi", 1, MemorySpace::device), 3, 0.1);
   // On 4 ranks (owning the whole grid here, for the units): u and f, then the right-hand side,
   // two slabs and four redistributions' send and receive buffers of a quarter of the grid's
