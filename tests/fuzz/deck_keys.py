@@ -15,6 +15,8 @@ COMMON = {
     "output.name": "name",
     "output.every": "int",
     "output.enabled": "bool",
+    "output.async": "bool",
+    "expressions.device": "bool",
     "progress.every": "int",
     "checkpoint.every": "int_or_duration",
     "checkpoint.keep": "int",
@@ -72,6 +74,9 @@ POISSON3D = dict(COMMON, **{
     "multigrid.post_smooth": "int",
     "multigrid.jacobi_weight": "number",
     "multigrid.coarse_points": "int",
+    "multigrid.full_multigrid": "bool",
+    "multigrid.out_of_place_smoother": "bool",
+    "multigrid.mixed_precision": "bool",
 })
 
 CHOICES = {
