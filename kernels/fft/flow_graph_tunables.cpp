@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/fft/flow_graph_lines_cuda.hpp"
 #include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "kernels/fft/flow_graph_passes.hpp"
 #include "mesh/check.hpp"
@@ -17,7 +18,7 @@ namespace gridflow::kernels::fft {
 namespace {
 
 constexpr const char* variant_syntax =
-    "expected 'radix2_table' or 'onchip/r<radix>/l<lines per block>/tw<0|1>[/p<2|3 passes>]'";
+    "expected 'radix2_table' or 'onchip/r<radix>/l<lines per block>/tw<0|1>[/p<2|3 passes>][/e<1|2 planes>[/s1]]'";
 
 // What a block of the onchip kernel may use on sm_90: 1024 threads and 227 KB of shared memory
 // (opted in); its shared memory per block is onchip::block_shared_bytes (two padded planes).
@@ -44,6 +45,8 @@ std::string FlowGraphTunables::to_string() const {
   std::ostringstream s;
   s << "onchip/r" << radix << "/l" << lines_per_block << "/tw" << (twiddle_table ? 1 : 0);
   if (passes) s << "/p" << passes;
+  if (planes) s << "/e" << planes;
+  if (staged) s << "/s1";
   return s.str();
 }
 
@@ -59,7 +62,7 @@ FlowGraphTunables FlowGraphTunables::parse(const std::string& variant) {
   if (parts.empty() || parts[0] != "onchip")
     throw Error("FFT variant '" + variant + "': unknown kernel '" + (parts.empty() ? "" : parts[0]) + "', " +
                 variant_syntax);
-  if (parts.size() != 4 && parts.size() != 5)
+  if (parts.size() < 4 || parts.size() > 7)
     throw Error("FFT variant '" + variant + "': " + std::to_string(parts.size()) + " parts, " + variant_syntax);
   t.kernel = Kernel::onchip;
   t.radix = number_after(parts[1], "r", variant);
@@ -70,11 +73,25 @@ FlowGraphTunables FlowGraphTunables::parse(const std::string& variant) {
   const int tw = number_after(parts[3], "tw", variant);
   if (tw > 1) throw Error("FFT variant '" + variant + "': twiddle source '" + parts[3] + "' is not tw0 or tw1");
   t.twiddle_table = tw == 1;
-  if (parts.size() == 5) {
-    t.passes = number_after(parts[4], "p", variant);
+  // The optional parts, in this order: passes, planes, staged (staged only with planes).
+  std::size_t next = 4;
+  if (next < parts.size() && parts[next].compare(0, 1, "p") == 0) {
+    t.passes = number_after(parts[next], "p", variant);
     if (t.passes < 2 || t.passes > FlowGraphPasses::most_passes)
-      throw Error("FFT variant '" + variant + "': '" + parts[4] + "' is not p2 or p3");
+      throw Error("FFT variant '" + variant + "': '" + parts[next] + "' is not p2 or p3");
+    ++next;
   }
+  if (next < parts.size() && parts[next].compare(0, 1, "e") == 0) {
+    t.planes = number_after(parts[next], "e", variant);
+    if (t.planes < 1 || t.planes > 2) throw Error("FFT variant '" + variant + "': '" + parts[next] + "' is not e1 or e2");
+    ++next;
+    if (next < parts.size() && parts[next] == "s1") {
+      t.staged = true;
+      ++next;
+    }
+  }
+  if (next < parts.size())
+    throw Error("FFT variant '" + variant + "': bad part '" + parts[next] + "', " + variant_syntax);
   return t;
 }
 
@@ -115,6 +132,34 @@ std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long n, bool d
           t.passes = passes;
           out.push_back(t);
         }
+      }
+    }
+  }
+  // The contiguous-lines kernel (one launch only): blocks of one line up to 256 threads, both
+  // twiddle sources, one or two exchange planes, loads direct or staged.
+  if (n <= longest_pass) {
+    for (int radix : {4, 8, 16}) {
+      if (radix > n) continue;
+      const int per_line = static_cast<int>(n) / onchip::registers_per_thread(static_cast<int>(n), radix);
+      const int most = onchip::lines_max_threads(static_cast<int>(n), radix);
+      for (int lines = 1; lines <= 64 && lines * per_line <= most; lines *= 2) {
+        if (lines * per_line < 32 && 2 * lines * per_line <= most) continue;
+        for (bool table : {true, false})
+          for (int planes : {1, 2})
+            for (bool staged : {false, true}) {
+              const std::size_t shared =
+                  double_precision ? onchip::lines_shared_bytes<double>(lines, int(n), planes, staged)
+                                   : onchip::lines_shared_bytes<float>(lines, int(n), planes, staged);
+              if (shared > max_shared_bytes) continue;
+              FlowGraphTunables t;
+              t.kernel = Kernel::onchip;
+              t.radix = radix;
+              t.lines_per_block = lines;
+              t.twiddle_table = table;
+              t.planes = planes;
+              t.staged = staged;
+              out.push_back(t);
+            }
       }
     }
   }
