@@ -40,6 +40,7 @@ struct LinesArgs {
   int line_blocks;            // ceil(batch / lines)
   bool two_planes;            // real and imaginary parts exchanged at once
   bool staged;                // prefetch the next line block into shared memory (cp.async)
+  bool chunked;               // staged in 16-byte chunks (float: two values), read after a barrier
   bool inverse;               // conjugate on load and on store
 };
 
@@ -164,19 +165,32 @@ __global__ void __launch_bounds__(max_threads<T, N, R>)
   T* const planes = reinterpret_cast<T*>(shared_bytes);
   T* const re = planes + l * pitch;
   T* const im = a.two_planes ? re + a.lines * pitch : re;
-  // The staged copy: line after line, unpadded; each thread copies and later reads only its own
-  // elements, so neither side needs a barrier.
+  // The staged copy: line after line, unpadded. A thread copies its own elements (then neither
+  // side needs a barrier) or, chunked, 16-byte pairs of its line's elements (a float thread's own
+  // elements are 8 bytes apart from its neighbours': cp.async moves 16 bytes at best), read after a
+  // barrier and overwritten after another.
   Complex<T>* const stage =
       reinterpret_cast<Complex<T>*>(shared_bytes + (onchip::lines_shared_bytes<T>(a.lines, N, a.two_planes ? 2 : 1, false))) +
-      l * N + t;
+      l * N;
   const T sign = a.inverse ? T(-1) : T(1);
 
   const auto copy_async = [&](int block) {
     const std::int64_t b = static_cast<std::int64_t>(block) * a.lines + l;
     if (block < a.line_blocks && b < a.batch) {
-      const Complex<T>* p = in + b * a.in_distance + t;
+      const Complex<T>* p = in + b * a.in_distance;
+      if constexpr (sizeof(Complex<T>) == 8 && R >= 2) {
+        if (a.chunked) {
 #pragma unroll
-      for (int q = 0; q < R; ++q) __pipeline_memcpy_async(stage + q * TPL, p + q * TPL, sizeof(Complex<T>));
+          for (unsigned i = 0; i < R / 2; ++i) {
+            const unsigned c = 2 * (t + i * TPL);
+            __pipeline_memcpy_async(stage + c, p + c, 16);
+          }
+          __pipeline_commit();
+          return;
+        }
+      }
+#pragma unroll
+      for (unsigned q = 0; q < R; ++q) __pipeline_memcpy_async(stage + t + q * TPL, p + t + q * TPL, sizeof(Complex<T>));
     }
     __pipeline_commit();
   };
@@ -188,8 +202,10 @@ __global__ void __launch_bounds__(max_threads<T, N, R>)
     Complex<T> x[R];
     if (a.staged) {
       __pipeline_wait_prior(0);
+      if (a.chunked) __syncthreads();  // every chunk of the line block landed
 #pragma unroll
-      for (int q = 0; q < R; ++q) x[q] = stage[q * TPL];
+      for (unsigned q = 0; q < R; ++q) x[q] = stage[t + q * TPL];
+      if (a.chunked) __syncthreads();  // every value read before the next copy overwrites them
       copy_async(block + gridDim.x);
     } else {
       const Complex<T>* p = in + (valid ? b * a.in_distance : 0) + t;
@@ -286,7 +302,11 @@ void launch_onchip_lines_fft(const Complex<T>* in, Complex<T>* out, const OnChip
                                0,
                                tunables.planes == 2,
                                tunables.staged,
+                               false,
                                shape.sign == 1};
+  // 16-byte chunks where the lines start on 16 bytes (two float values, line distances even).
+  args.chunked = tunables.staged && sizeof(Complex<T>) == 8 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+                 (shape.batch == 1 || args.in_distance % 2 == 0);
   int log2n = 0;
   while ((1 << log2n) < n) ++log2n;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;

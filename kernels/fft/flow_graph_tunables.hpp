@@ -36,6 +36,9 @@ struct FlowGraphTunables {
   /// Every variant worth measuring for transforms of length n (a power of two) of precision
   /// T = float (double_precision false) or double: the tuner's search space.
   static std::vector<FlowGraphTunables> candidates(long long n, bool double_precision);
+  /// The untuned choice for one launch of length n <= 4096: the contiguous-lines kernel at the
+  /// shape that measured best or within about 1% of it on an H100 (bench/results/fft_bench_h100.json).
+  static FlowGraphTunables one_pass_default(long long n, bool double_precision);
 };
 
 }  // namespace gridflow::kernels::fft
