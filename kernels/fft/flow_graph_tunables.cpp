@@ -167,16 +167,34 @@ std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long n, bool d
 }
 
 FlowGraphTunables FlowGraphTunables::one_pass_default(long long n, bool double_precision) {
-  // 32 MB batches on an H100: radix 16 won from 128 up in both precisions (radix 8 at 64), sincospi
-  // roots beat the table by about 1%, two planes won in float; in double, staged loads won up to
-  // 512 (one plane: more blocks resident) and direct loads beyond.
+  // The best of the contiguous-lines kernel's variants on 32 MB batches on an H100
+  // (bench/results/fft_bench_h100.json): radix 16 from 128 (radix 8 at 64, and at 512 in double),
+  // staged loads up to 512 in both precisions, direct loads and two planes beyond; below 64 the
+  // shape of 64. Within about 1% of the tuner's pick at every length measured.
+  struct Shape {
+    int radix, lines;
+    bool table;
+    int planes;
+    bool staged;
+  };
+  // Index: log2(n) - 6 for n = 64..4096.
+  static constexpr Shape single[] = {{8, 2, false, 1, false},  {16, 8, true, 1, true},   {16, 4, true, 2, true},
+                                     {16, 2, true, 2, true},   {16, 1, false, 2, false}, {16, 1, false, 2, false},
+                                     {16, 1, false, 2, false}};
+  static constexpr Shape twice[] = {{8, 0, false, 1, true},   {16, 8, false, 1, true},  {16, 4, false, 1, true},
+                                    {8, 1, true, 2, true},    {16, 1, false, 2, false}, {16, 1, false, 2, false},
+                                    {16, 1, false, 2, false}};
+  int log2n = 0;
+  while ((1LL << log2n) < n) ++log2n;
+  const Shape* shapes = double_precision ? twice : single;
+  const Shape s = shapes[std::min(std::max(log2n, 6), 12) - 6];
   FlowGraphTunables t;
   t.kernel = Kernel::onchip;
-  t.radix = n <= 64 ? 8 : 16;
-  t.lines_per_block = 0;
-  t.twiddle_table = false;
-  t.staged = double_precision && n <= 512;
-  t.planes = t.staged ? 1 : 2;
+  t.radix = s.radix;
+  t.lines_per_block = log2n < 6 ? 0 : s.lines;  // below 64 a line has too few threads for these
+  t.twiddle_table = s.table;
+  t.planes = s.planes;
+  t.staged = s.staged;
   return t;
 }
 
