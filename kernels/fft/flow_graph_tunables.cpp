@@ -135,15 +135,16 @@ std::vector<FlowGraphTunables> FlowGraphTunables::candidates(long long n, bool d
       }
     }
   }
-  // The contiguous-lines kernel (one launch only): blocks of one line up to 256 threads, both
-  // twiddle sources, one or two exchange planes, loads direct or staged.
+  // The contiguous-lines kernel (one launch only): blocks from 16 threads (the best at length 64
+  // float on an H100) up to 256, or one line, both twiddle sources, one or two exchange planes,
+  // loads direct or staged.
   if (n <= longest_pass) {
     for (int radix : {4, 8, 16}) {
       if (radix > n) continue;
       const int per_line = static_cast<int>(n) / onchip::registers_per_thread(static_cast<int>(n), radix);
       const int most = onchip::lines_max_threads(static_cast<int>(n), radix);
       for (int lines = 1; lines <= 64 && lines * per_line <= most; lines *= 2) {
-        if (lines * per_line < 32 && 2 * lines * per_line <= most) continue;
+        if (lines * per_line < 16 && 2 * lines * per_line <= most) continue;  // half a warp at least
         for (bool table : {true, false})
           for (int planes : {1, 2})
             for (bool staged : {false, true}) {

@@ -13,6 +13,8 @@
 #include "kernels/fft/fft_plan.hpp"
 #include "kernels/fft/flow_graph.hpp"
 #include "kernels/fft/flow_graph_passes.hpp"
+#include "kernels/fft/flow_graph_lines_cuda.hpp"
+#include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/check.hpp"
 
@@ -254,6 +256,28 @@ TEST(FlowGraphTunablesTest, ParseNamesTheBadPart) {
           << "'" << variant << "': " << e.what() << " does not say " << expected;
     }
   }
+}
+
+// The plan's untuned one-launch variant is the contiguous-lines kernel at a shape its launcher
+// takes: a radix within the line (the plan clamps it to n), lines of whole blocks it allows, and
+// one of the tuner's candidates wherever the candidates list explicit lines.
+TEST(FlowGraphTunablesTest, OnePassDefaultIsALaunchableContiguousLinesVariant) {
+  for (long long n = 2; n <= 4096; n *= 2)
+    for (bool dp : {false, true}) {
+      auto t = FlowGraphTunables::one_pass_default(n, dp);
+      EXPECT_EQ(t.kernel, FlowGraphTunables::Kernel::onchip) << n;
+      EXPECT_TRUE(t.planes == 1 || t.planes == 2) << t.to_string() << " n=" << n;
+      EXPECT_EQ(t.passes, 0) << t.to_string();
+      EXPECT_EQ(FlowGraphTunables::parse(t.to_string()).to_string(), t.to_string());
+      t.radix = static_cast<int>(std::min<long long>(t.radix, n));
+      const int per_line = static_cast<int>(n) / gridflow::kernels::fft::onchip::registers_per_thread(static_cast<int>(n), t.radix);
+      EXPECT_LE(t.lines_per_block * per_line, gridflow::kernels::fft::onchip::lines_max_threads(static_cast<int>(n), t.radix))
+          << t.to_string() << " n=" << n;
+      if (t.lines_per_block == 0) continue;
+      const auto c = FlowGraphTunables::candidates(n, dp);
+      EXPECT_TRUE(std::any_of(c.begin(), c.end(), [&](const FlowGraphTunables& o) { return o.to_string() == t.to_string(); }))
+          << t.to_string() << " n=" << n << " is not a candidate";
+    }
 }
 
 TEST(FlowGraphTunablesTest, CandidatesFitABlockAndIncludeTheSeedKernel) {
