@@ -111,8 +111,9 @@ template <class T>
 double relative_l2(const std::vector<Complex<T>>& a, const std::vector<Complex<T>>& b) {
   double d = 0, r = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    d += std::pow(a[i].re - b[i].re, 2) + std::pow(a[i].im - b[i].im, 2);
-    r += std::pow(double(b[i].re), 2) + std::pow(double(b[i].im), 2);
+    const double dr = double(a[i].re) - b[i].re, di = double(a[i].im) - b[i].im;
+    d += dr * dr + di * di;
+    r += double(b[i].re) * b[i].re + double(b[i].im) * b[i].im;
   }
   return std::sqrt(d / r);
 }
@@ -146,24 +147,44 @@ nlohmann::json case_record(long long n, long long batch, const char* precision, 
           {"cufft", {{"us", cufft_s * 1e6}, {"fraction_of_copy", moved / cufft_s / copy_bw}, {"fraction_of_roof", moved / cufft_s / timing.roof}}}};
 }
 
-std::vector<fft::FlowGraphTunables> variants(long long n, bool quick, const std::string& only_variant) {
+/// The on-chip variants timed on length n: the general kernel's (radix x twiddle source x lines per
+/// block) unless `kernel` is "lines", the contiguous-lines kernel's (the same x exchange planes x
+/// staged loads) unless it is "general".
+std::vector<fft::FlowGraphTunables> variants(long long n, bool quick, const std::string& only_variant, const std::string& kernel) {
   if (!only_variant.empty()) return {fft::FlowGraphTunables::parse(only_variant)};
   std::vector<fft::FlowGraphTunables> all;
-  for (int radix : {4, 8, 16, 2})
-    for (bool table : {true, false})
-      for (int lines : {0, 1, 2, 4, 8, 16}) {
-        if (radix > n || (quick && (lines > 2 || !table))) continue;
-        fft::FlowGraphTunables t;
-        t.radix = radix;
-        t.twiddle_table = table;
-        t.lines_per_block = lines;
-        all.push_back(t);
-      }
+  if (kernel != "lines")
+    for (int radix : {4, 8, 16, 2})
+      for (bool table : {true, false})
+        for (int lines : {0, 1, 2, 4, 8, 16}) {
+          if (radix > n || (quick && (lines > 2 || !table))) continue;
+          fft::FlowGraphTunables t;
+          t.radix = radix;
+          t.twiddle_table = table;
+          t.lines_per_block = lines;
+          all.push_back(t);
+        }
+  if (kernel != "general")
+    for (int radix : {4, 8, 16})
+      for (bool table : {true, false})
+        for (int lines : {0, 1, 2, 4, 8})
+          for (int planes : {1, 2})
+            for (bool staged : {false, true}) {
+              if (radix > n || (quick && (lines > 2 || planes == 2))) continue;
+              fft::FlowGraphTunables t;
+              t.radix = radix;
+              t.twiddle_table = table;
+              t.lines_per_block = lines;
+              t.planes = planes;
+              t.staged = staged;
+              all.push_back(t);
+            }
   return all;
 }
 
 template <class T>
-nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bool quick, const std::string& only_variant) {
+nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bool quick, const std::string& only_variant,
+                          const std::string& kernel) {
   const std::size_t bytes = static_cast<std::size_t>(n * batch) * sizeof(Complex<T>);
   mesh::Buffer in(bytes, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device), ref(bytes, mesh::MemorySpace::device);
   fill_random<T>(in, n * batch);
@@ -183,13 +204,15 @@ nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bo
   shape.batch = batch;
   shape.inner_lines = 1;
   shape.in_outer_distance = shape.out_outer_distance = n;
-  nlohmann::json all = nlohmann::json::array(), best;
-  for (const auto& t : variants(n, quick, only_variant)) {
+  nlohmann::json all = nlohmann::json::array(), best, best_of[2];  // best_of: general, contiguous-lines kernel
+  for (const auto& t : variants(n, quick, only_variant, kernel)) {
     nlohmann::json v = {{"variant", t.to_string()}};
     try {
       const double s = measure<T>(v, [&] { fft::launch_onchip_fft<T>(x, y, shape, t, timing.stream); }, out, expected,
                                   timing, moved, copy_bw, cufft_s, "cufft_over_onchip");
       if (best.is_null() || s * 1e6 < best["us"].get<double>()) best = v;
+      auto& family = best_of[t.planes ? 1 : 0];
+      if (family.is_null() || s * 1e6 < family["us"].get<double>()) family = v;
     } catch (const Error& e) {
       v["cannot_launch"] = e.what();
     }
@@ -200,9 +223,16 @@ nlohmann::json bench_case(long long n, long long batch, const Timing& timing, bo
               n, batch, precision, cufft_s * 1e6, 100 * moved / cufft_s / copy_bw, best["variant"].get<std::string>().c_str(),
               best["us"].get<double>(), 100 * best["fraction_of_copy"].get<double>(), best["cufft_over_onchip"].get<double>(),
               best["error_vs_cufft"].get<double>());
+  for (int f = 0; f < 2; ++f)
+    if (!best_of[f].is_null())
+      std::printf("      best of the %-16s %-28s %9.2f us  cufft/onchip %.3f\n", f ? "contiguous-lines" : "general kernel",
+                  best_of[f]["variant"].get<std::string>().c_str(), best_of[f]["us"].get<double>(),
+                  best_of[f]["cufft_over_onchip"].get<double>());
   std::fflush(stdout);
   auto record = case_record(n, batch, precision, bytes, copy_bw, cufft_s, timing);
   record["onchip_best"] = best;
+  record["onchip_best_general_kernel"] = best_of[0];
+  record["onchip_best_contiguous_lines"] = best_of[1];
   record["onchip_variants"] = all;
   return record;
 }
@@ -328,7 +358,7 @@ int main(int argc, char** argv) {
   long long case_mb = 32;
   bool quick = false, dst = false;
   std::vector<long long> only;
-  std::string json_path, only_variant;
+  std::string json_path, only_variant, kernel = "all";
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_option("--calls", calls, "back-to-back calls per timing");
   app.add_flag("--quick", quick, "fewer variants (table twiddles, lines per block 0..2)");
@@ -339,6 +369,8 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--variant", only_variant,
                  "just this flow_graph variant (FlowGraphTunables syntax; 'default': the plan's default, multi-pass only)");
+  app.add_option("--kernel", kernel, "on-chip cases: 'general' (the onchip kernel), 'lines' (the contiguous-lines kernel) or 'all'")
+      ->check(CLI::IsMember({"general", "lines", "all"}));
   app.add_option("--case-mb", case_mb, "data per on-chip length case, MiB (32 fits the H100's 50 MB L2 in part)");
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
@@ -355,17 +387,17 @@ int main(int argc, char** argv) {
   nlohmann::json cases = nlohmann::json::array(), multipass = nlohmann::json::array(), dst_cases = nlohmann::json::array();
   const long long data_bytes = case_mb << 20, multipass_points = 1ll << 24;
   if (only.empty()) {
-    cases.push_back(bench_case<float>(64, 1024, timing, quick, only_variant));
-    cases.push_back(bench_case<float>(1024, 4096, timing, quick, only_variant));
-    cases.push_back(bench_case<double>(1024, 4096, timing, quick, only_variant));
+    cases.push_back(bench_case<float>(64, 1024, timing, quick, only_variant, kernel));
+    cases.push_back(bench_case<float>(1024, 4096, timing, quick, only_variant, kernel));
+    cases.push_back(bench_case<double>(1024, 4096, timing, quick, only_variant, kernel));
     for (long long n = 64; n <= 4096; n *= 2) only.push_back(n);
     only.push_back(1ll << 20);
     only.push_back(1ll << 24);
   }
   for (long long n : only) {
     if (n <= fft::max_onchip_length<float>()) {
-      cases.push_back(bench_case<float>(n, data_bytes / (n * 8), timing, quick, only_variant));
-      cases.push_back(bench_case<double>(n, data_bytes / (n * 16), timing, quick, only_variant));
+      cases.push_back(bench_case<float>(n, data_bytes / (n * 8), timing, quick, only_variant, kernel));
+      cases.push_back(bench_case<double>(n, data_bytes / (n * 16), timing, quick, only_variant, kernel));
     } else {
       multipass.push_back(bench_multipass<float>(n, std::max(1ll, multipass_points / n), timing, quick, only_variant));
     }

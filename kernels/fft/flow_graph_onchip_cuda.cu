@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kernels/fft/flow_graph_cuda.hpp"
+#include "kernels/fft/flow_graph_lines_cuda.hpp"
 #include "kernels/fft/flow_graph_onchip.cuh"
 #include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "mesh/check.hpp"
@@ -182,6 +183,8 @@ void check_shape(const OnChipShape& s, const FlowGraphTunables& tunables) {
   GRIDFLOW_REQUIRE(tunables.radix == 2 || tunables.radix == 4 || tunables.radix == 8 || tunables.radix == 16,
                    shape() + "radix " + std::to_string(tunables.radix) + " is not 2, 4, 8 or 16");
   GRIDFLOW_REQUIRE(tunables.lines_per_block >= 0, shape() + "lines_per_block must be >= 0");
+  GRIDFLOW_REQUIRE(tunables.planes >= 0 && tunables.planes <= 2, shape() + "planes " + std::to_string(tunables.planes) + " is not 0, 1 or 2");
+  GRIDFLOW_REQUIRE(!tunables.staged || tunables.planes, shape() + "staged loads need the contiguous-lines kernel (planes 1 or 2)");
 }
 
 struct DeviceLimits {
@@ -284,10 +287,25 @@ std::int64_t max_onchip_length() {
   return std::int64_t(1) << onchip::max_log2_length;
 }
 
+bool onchip_lines_take(const OnChipShape& s) {
+  if (s.in_stride != 1 || s.out_stride != 1 || s.twiddle_length != 0) return false;
+  if (s.batch <= 1) return true;
+  // Line b at b * step on a side: each level with more than one line a whole number of the level below.
+  const auto evenly_spaced = [&](std::int64_t step, std::int64_t distance, std::int64_t mid, std::int64_t outer) {
+    if (step < s.n) return false;
+    if (s.inner_lines > 1 && distance != step) return false;
+    if (s.mid_lines > 1 && mid != s.inner_lines * step) return false;
+    return s.batch <= s.inner_lines * s.mid_lines || outer == s.inner_lines * s.mid_lines * step;
+  };
+  return evenly_spaced(s.in_line_step(), s.in_distance, s.in_mid_distance, s.in_outer_distance) &&
+         evenly_spaced(s.out_line_step(), s.out_distance, s.out_mid_distance, s.out_outer_distance);
+}
+
 template <class T>
 void launch_onchip_fft(const Complex<T>* in, Complex<T>* out, const OnChipShape& shape, const FlowGraphTunables& tunables,
                        StreamHandle stream) {
   check_shape<T>(shape, tunables);
+  if (tunables.planes != 0 && onchip_lines_take(shape)) return launch_onchip_lines_fft<T>(in, out, shape, tunables, stream);
   const int n = static_cast<int>(shape.n);
   const int radix = std::min(tunables.radix, n);
   const bool in_line_fastest = std::abs(shape.in_line_step()) < std::abs(shape.in_stride);

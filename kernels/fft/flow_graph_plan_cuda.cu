@@ -47,9 +47,12 @@ class FlowGraphDevicePlan final : public FftPlan<T> {
     if (m_passes.multi_pass()) m_scratch = device_buffer(batch * m_length * sizeof(Complex<T>));
     // The default variant: radix 16 for the passes of a long transform (on an H100 it ran
     // 16 x 2^20 float faster than radix 8 at every lines per block, bench/results/fft_bench_h100.json),
-    // and never above the shortest pass. An explicit variant runs as named (the tuner's candidates are pruned to fit).
+    // the contiguous-lines kernel's default for one launch (launches of other layouts run the
+    // general kernel at the same radix), and never above the shortest pass. An explicit variant
+    // runs as named (the tuner's candidates are pruned to fit).
     if (tunables.variant.empty()) {
       if (m_passes.multi_pass()) m_variant.radix = 16;
+      else m_variant = FlowGraphTunables::one_pass_default(m_length, sizeof(T) == 8);
       m_variant.radix = static_cast<int>(std::min<std::int64_t>(m_variant.radix, m_passes.shortest()));
     }
     if (uses_radix2_kernel()) {

@@ -16,6 +16,7 @@
 
 #include "gpu_test_support.hpp"
 #include "kernels/fft/flow_graph_cuda.hpp"
+#include "kernels/fft/flow_graph_lines_cuda.hpp"
 #include "kernels/fft/flow_graph_passes.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
@@ -181,10 +182,18 @@ FlowGraphTunables variant(int radix, bool table, int lines_per_block = 0) {
   return t;
 }
 
+/// The contiguous-lines kernel (flow_graph_lines_cuda.hpp) with `planes` exchange planes.
+FlowGraphTunables lines_variant(int radix, bool table, int planes, bool staged, int lines_per_block = 0) {
+  FlowGraphTunables t = variant(radix, table, lines_per_block);
+  t.planes = planes;
+  t.staged = staged;
+  return t;
+}
+
 std::string describe(const OnChipShape& s, const FlowGraphTunables& t) {
-  return "n=" + std::to_string(s.n) + " batch=" + std::to_string(s.batch) + " radix=" + std::to_string(t.radix) +
-         (t.twiddle_table ? " table" : " sincospi") + " lines/block=" + std::to_string(t.lines_per_block) +
-         " sign=" + std::to_string(s.sign);
+  return "n=" + std::to_string(s.n) + " batch=" + std::to_string(s.batch) + " " + t.to_string() +
+         " sign=" + std::to_string(s.sign) + " distances=" + std::to_string(s.in_outer_distance) + "," +
+         std::to_string(s.out_outer_distance);
 }
 
 template <class T>
@@ -333,6 +342,84 @@ TYPED_TEST(OnChipFftGpu, PassesOfTwoAndThreePassSplits) {
   }
 }
 
+// The contiguous-lines kernel: every length, radix, twiddle source, plane count and load path,
+// with a batch that leaves the last block partial at the default lines per block.
+TYPED_TEST(OnChipFftGpu, ContiguousLinesKernelEveryLengthRadixTwiddlePlanesAndStaging) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n = 2; n <= fft::max_onchip_length<T>(); n *= 2)
+    for (int radix : {2, 4, 8, 16})
+      for (bool table : {true, false})
+        for (int planes : {1, 2})
+          for (bool staged : {false, true}) {
+            const auto s = contiguous(n, std::max<std::int64_t>(3, 8192 / n) + 1);
+            const auto t = lines_variant(radix, table, planes, staged);
+            EXPECT_LE(device_error<T>(s, t, false), tolerance<T>()) << describe(s, t);
+          }
+}
+
+// Inverse, in place, padded line distances (different on each side), explicit lines per block with a
+// partial last block, and batches long enough that every persistent staged block takes several
+// line blocks.
+TYPED_TEST(OnChipFftGpu, ContiguousLinesKernelInverseInPlacePaddedAndLongBatches) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  for (std::int64_t n : {4, 64, 1024, 4096})
+    for (int planes : {1, 2})
+      for (bool staged : {false, true}) {
+        const auto t = lines_variant(16, n % 8 == 0, planes, staged);
+        const auto inverse = contiguous(n, 7, +1);
+        EXPECT_LE(device_error<T>(inverse, t, false), tolerance<T>()) << describe(inverse, t);
+        EXPECT_LE(device_error<T>(contiguous(n, 9), t, true), tolerance<T>()) << "in place " << describe(contiguous(n, 9), t);
+        auto padded = contiguous(n, 5);
+        padded.in_outer_distance = n + 3;
+        padded.out_outer_distance = 2 * n + 1;
+        EXPECT_LE(device_error<T>(padded, t, false), tolerance<T>()) << describe(padded, t);
+        for (int lines : {1, 2, 4}) {
+          const auto partial = contiguous(n, 4 * lines + 1);
+          const auto explicit_lines = lines_variant(8, true, planes, staged, lines);
+          if (lines * n / 8 > 256 && lines > 1) continue;
+          EXPECT_LE(device_error<T>(partial, explicit_lines, false), tolerance<T>()) << describe(partial, explicit_lines);
+        }
+      }
+  // Far more line blocks than resident blocks: a staged block loops over many, prefetching each.
+  for (bool staged : {false, true}) {
+    const auto s = contiguous(64, 20011);
+    const auto t = lines_variant(8, true, 1, staged, 1);
+    EXPECT_LE(device_error<T>(s, t, false), tolerance<T>()) << describe(s, t);
+    const auto l = contiguous(4096, 1031, +1);
+    const auto u = lines_variant(16, false, 1, staged);
+    EXPECT_LE(device_error<T>(l, u, true), tolerance<T>()) << "in place " << describe(l, u);
+  }
+}
+
+// Shapes the contiguous-lines kernel does not take run the general kernel, with the same result.
+TYPED_TEST(OnChipFftGpu, ContiguousLinesVariantOnOtherShapesRunsTheGeneralKernel) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  const auto t = lines_variant(8, true, 1, true);
+  EXPECT_FALSE(fft::onchip_lines_take(interleaved(64, 9)));
+  EXPECT_TRUE(fft::onchip_lines_take(contiguous(64, 9)));
+  auto overlapping = contiguous(64, 9);
+  overlapping.in_outer_distance = 32;
+  EXPECT_FALSE(fft::onchip_lines_take(overlapping));
+  for (std::int64_t n : {16, 512}) {
+    EXPECT_LE(device_error<T>(interleaved(n, 37), t, false), tolerance<T>()) << describe(interleaved(n, 37), t);
+    OnChipShape column;  // a four-step column pass: the fused twiddle
+    column.n = n;
+    column.batch = column.inner_lines = 8;
+    column.in_stride = column.out_stride = 8;
+    column.in_distance = column.out_distance = 1;
+    column.in_outer_distance = column.out_outer_distance = 8 * n;
+    column.twiddle_length = 8 * n;
+    EXPECT_FALSE(fft::onchip_lines_take(column));
+    EXPECT_LE(device_error<T>(column, t, false), tolerance<T>()) << "column pass " << describe(column, t);
+  }
+}
+
 TYPED_TEST(OnChipFftGpu, BadShapesAndTunablesThrowError) {
   GRIDFLOW_REQUIRE_GPU();
   GRIDFLOW_ONE_RANK_CASE();
@@ -354,6 +441,10 @@ TYPED_TEST(OnChipFftGpu, BadShapesAndTunablesThrowError) {
   auto other = variant(8, true);
   other.kernel = FlowGraphTunables::Kernel::radix2_table;
   EXPECT_THROW(attempt(contiguous(64, 1), other), gridflow::Error) << "another kernel";
+  EXPECT_THROW(attempt(contiguous(64, 1), lines_variant(8, true, 3, false)), gridflow::Error) << "3 planes";
+  EXPECT_THROW(attempt(contiguous(64, 1), lines_variant(8, true, 0, true)), gridflow::Error) << "staged, general kernel";
+  EXPECT_THROW(attempt(contiguous(4096, 4), lines_variant(16, true, 1, false, 2)), gridflow::Error)
+      << "512 threads per block at radix 16";
   gridflow::mesh::synchronize(stream.get());
 }
 

@@ -13,6 +13,8 @@
 #include "kernels/fft/fft_plan.hpp"
 #include "kernels/fft/flow_graph.hpp"
 #include "kernels/fft/flow_graph_passes.hpp"
+#include "kernels/fft/flow_graph_lines_cuda.hpp"
+#include "kernels/fft/flow_graph_onchip_launch.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/check.hpp"
 
@@ -214,6 +216,8 @@ TEST(FlowGraphTunablesTest, VariantStringsRoundTrip) {
         EXPECT_EQ(back.lines_per_block, t.lines_per_block) << s;
         EXPECT_EQ(back.twiddle_table, t.twiddle_table) << s;
         EXPECT_EQ(back.passes, t.passes) << s;
+        EXPECT_EQ(back.planes, t.planes) << s;
+        EXPECT_EQ(back.staged, t.staged) << s;
       }
   const auto t = FlowGraphTunables::parse("onchip/r16/l2/tw0");
   EXPECT_EQ(t.kernel, FlowGraphTunables::Kernel::onchip);
@@ -223,6 +227,15 @@ TEST(FlowGraphTunablesTest, VariantStringsRoundTrip) {
   EXPECT_EQ(t.passes, 0);
   EXPECT_EQ(FlowGraphTunables::parse("onchip/r8/l0/tw1/p3").passes, 3);
   EXPECT_EQ(FlowGraphTunables::parse("radix2_table").kernel, FlowGraphTunables::Kernel::radix2_table);
+  EXPECT_EQ(t.planes, 0);
+  EXPECT_FALSE(t.staged);
+  const auto lines = FlowGraphTunables::parse("onchip/r16/l1/tw1/e1/s1");
+  EXPECT_EQ(lines.planes, 1);
+  EXPECT_TRUE(lines.staged);
+  EXPECT_EQ(lines.radix, 16);
+  EXPECT_EQ(FlowGraphTunables::parse("onchip/r8/l0/tw0/e2").planes, 2);
+  EXPECT_FALSE(FlowGraphTunables::parse("onchip/r8/l0/tw0/e2").staged);
+  EXPECT_EQ(FlowGraphTunables::parse("onchip/r8/l0/tw0/p2/e2").passes, 2);
 }
 
 TEST(FlowGraphTunablesTest, ParseNamesTheBadPart) {
@@ -231,7 +244,9 @@ TEST(FlowGraphTunablesTest, ParseNamesTheBadPart) {
       {"onchip/r8/l4", "3 parts"},     {"onchip/r3/l4/tw1", "radix 3"}, {"onchip/x8/l4/tw1", "'x8'"},
       {"onchip/r8/lots/tw1", "'lots'"}, {"onchip/r8/l4/tw2", "'tw2'"},  {"onchip/r8/l-1/tw1", "'l-1'"},
       {"onchip/r8/l4/tw1/x", "'x'"},    {"onchip/r8/l4/tw1/p4", "'p4'"}, {"onchip/r8/l4/tw1/p1", "'p1'"},
-      {"onchip/r8/l4/tw1/p2/x", "6 parts"}};
+      {"onchip/r8/l4/tw1/p2/x", "'x'"},  {"onchip/r8/l4/tw1/e3", "'e3'"}, {"onchip/r8/l4/tw1/e0", "'e0'"},
+      {"onchip/r8/l4/tw1/s1", "'s1'"},   {"onchip/r8/l4/tw1/e1/s2", "'s2'"}, {"onchip/r8/l4/tw1/e1/p2", "'p2'"},
+      {"onchip/r8/l4/tw1/e1/s1/s1", "'s1'"}, {"onchip/r8/l4/tw1/p2/e1/s1/x", "8 parts"}};
   for (auto [variant, expected] : bad) {
     try {
       FlowGraphTunables::parse(variant);
@@ -241,6 +256,28 @@ TEST(FlowGraphTunablesTest, ParseNamesTheBadPart) {
           << "'" << variant << "': " << e.what() << " does not say " << expected;
     }
   }
+}
+
+// The plan's untuned one-launch variant is the contiguous-lines kernel at a shape its launcher
+// takes: a radix within the line (the plan clamps it to n), lines of whole blocks it allows, and
+// one of the tuner's candidates wherever the candidates list explicit lines.
+TEST(FlowGraphTunablesTest, OnePassDefaultIsALaunchableContiguousLinesVariant) {
+  for (long long n = 2; n <= 4096; n *= 2)
+    for (bool dp : {false, true}) {
+      auto t = FlowGraphTunables::one_pass_default(n, dp);
+      EXPECT_EQ(t.kernel, FlowGraphTunables::Kernel::onchip) << n;
+      EXPECT_TRUE(t.planes == 1 || t.planes == 2) << t.to_string() << " n=" << n;
+      EXPECT_EQ(t.passes, 0) << t.to_string();
+      EXPECT_EQ(FlowGraphTunables::parse(t.to_string()).to_string(), t.to_string());
+      t.radix = static_cast<int>(std::min<long long>(t.radix, n));
+      const int per_line = static_cast<int>(n) / gridflow::kernels::fft::onchip::registers_per_thread(static_cast<int>(n), t.radix);
+      EXPECT_LE(t.lines_per_block * per_line, gridflow::kernels::fft::onchip::lines_max_threads(static_cast<int>(n), t.radix))
+          << t.to_string() << " n=" << n;
+      if (t.lines_per_block == 0) continue;
+      const auto c = FlowGraphTunables::candidates(n, dp);
+      EXPECT_TRUE(std::any_of(c.begin(), c.end(), [&](const FlowGraphTunables& o) { return o.to_string() == t.to_string(); }))
+          << t.to_string() << " n=" << n << " is not a candidate";
+    }
 }
 
 TEST(FlowGraphTunablesTest, CandidatesFitABlockAndIncludeTheSeedKernel) {
@@ -257,6 +294,13 @@ TEST(FlowGraphTunablesTest, CandidatesFitABlockAndIncludeTheSeedKernel) {
         EXPECT_LE(t.radix, split.shortest()) << t.to_string() << " n=" << n;
         EXPECT_LE(t.lines_per_block * pass / t.radix, 1024) << t.to_string() << " n=" << n;
         EXPECT_LE(t.lines_per_block * pass * (dp ? 16 : 8), 227 * 1024) << t.to_string() << " n=" << n;
+        if (t.planes) {  // the contiguous-lines kernel: one launch, at most 256 threads or one line
+          EXPECT_EQ(t.passes, 0) << t.to_string() << " n=" << n;
+          EXPECT_TRUE(t.planes == 1 || t.planes == 2) << t.to_string();
+          EXPECT_LE(t.lines_per_block * pass / t.radix, std::max<long long>(256, pass / t.radix)) << t.to_string() << " n=" << n;
+        } else {
+          EXPECT_FALSE(t.staged) << t.to_string();
+        }
       }
       if (n >= 16) {
         const bool has_onchip = std::any_of(c.begin(), c.end(), [](const FlowGraphTunables& t) {
