@@ -148,8 +148,11 @@ def mutate(rng):
             rng.shuffle(pairs)
             shuffled = True
             done.append("options in another order")
-    args = [a for p in pairs for a in p if a is not None] + loose
-    args.insert(rng.randrange(len(args) + 1) if shuffled else 0, infile)
+    # The input goes between two options (never between an option and its value, which would
+    # make it that option's value and the value the input), or among the loose arguments.
+    words = [[a for a in p if a is not None] for p in pairs] + [[a] for a in loose]
+    words.insert(rng.randrange(len(words) + 1) if shuffled else 0, [infile])
+    args = [a for w in words for a in w]
     outs = [p[1] for p in pairs if p[0] == "--out"]
     writable = {outs[-1]} - {infile} if outs else set()  # the last --out may be replaced, never the input
     return [a.replace("\x00", "") for a in args], done, infile, writable
