@@ -26,6 +26,24 @@ __device__ inline double warp_sum(double v) {
   return v;
 }
 
+// The `strip` samples from their (strip + 3) x 4 taps: each row interpolated in x once, then the
+// 4 rows of every sample in y (whiten_sample's T operations in its order).
+template <class T>
+__device__ __forceinline__ void interpolate_strip(const T (&taps)[strip + 3][4], const WhitenStencil<T>& s, T* out) {
+  T h[strip + 3];
+#pragma unroll
+  for (int i = 0; i < strip + 3; ++i) h[i] = s.wx[0] * taps[i][0] + s.wx[1] * taps[i][1] + s.wx[2] * taps[i][2] + s.wx[3] * taps[i][3];
+#pragma unroll
+  for (int l = 0; l < strip; ++l) {
+    T v = 0;
+    v += s.wy[0] * h[l];
+    v += s.wy[1] * h[l + 1];
+    v += s.wy[2] * h[l + 2];
+    v += s.wy[3] * h[l + 3];
+    out[l] = v;
+  }
+}
+
 // The `strip` samples of one frame down column x from row y0: the row interpolations of
 // whiten_sample (same T operations in the same order, so the values equal the host's bit for bit),
 // each shared by the 4 samples that use it, and every tap loaded first through the read-only path:
@@ -42,18 +60,7 @@ __device__ inline void column_strip(const T* __restrict__ f, int ny, int nx, con
 #pragma unroll
     for (int j = 0; j < 4; ++j) taps[i][j] = __ldg(p + c[j]);
   }
-  T h[strip + 3];
-#pragma unroll
-  for (int i = 0; i < strip + 3; ++i) h[i] = s.wx[0] * taps[i][0] + s.wx[1] * taps[i][1] + s.wx[2] * taps[i][2] + s.wx[3] * taps[i][3];
-#pragma unroll
-  for (int l = 0; l < strip; ++l) {
-    T v = 0;
-    v += s.wy[0] * h[l];
-    v += s.wy[1] * h[l + 1];
-    v += s.wy[2] * h[l + 2];
-    v += s.wy[3] * h[l + 3];
-    out[l] = v;
-  }
+  interpolate_strip(taps, s, out);
 }
 
 // column_strip where every tap of the strip lies in the frame (column_strip_inside says so): the
@@ -73,18 +80,7 @@ __device__ inline void column_strip_interior(const T* __restrict__ f, int nx, co
     for (int j = 0; j < 4; ++j) taps[i][j] = __ldg(p + j);
     p += nx;
   }
-  T h[strip + 3];
-#pragma unroll
-  for (int i = 0; i < strip + 3; ++i) h[i] = s.wx[0] * taps[i][0] + s.wx[1] * taps[i][1] + s.wx[2] * taps[i][2] + s.wx[3] * taps[i][3];
-#pragma unroll
-  for (int l = 0; l < strip; ++l) {
-    T v = 0;
-    v += s.wy[0] * h[l];
-    v += s.wy[1] * h[l + 1];
-    v += s.wy[2] * h[l + 2];
-    v += s.wy[3] * h[l + 3];
-    out[l] = v;
-  }
+  interpolate_strip(taps, s, out);
 }
 
 // column_strip's samples where no tap needs clamping (the pixels a shift pass counts, see
