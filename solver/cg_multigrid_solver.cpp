@@ -5,12 +5,10 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/multigrid/vector_ops.hpp"
 #include "kernels/stencil/jacobi.hpp"
+#include "solver/multigrid_solve_fields.hpp"
 
 namespace gridflow::solver {
-
-namespace mg = kernels::multigrid;
 
 namespace {
 template <class T>
@@ -29,7 +27,7 @@ CgMultigridSolver<T>::CgMultigridSolver(const PoissonContext& context)
 
 namespace {
 
-/// CG on copies of u and f in the multigrid layout (the caller's fields have the run's ghost width).
+/// CG on u and f in the multigrid layout (MultigridSolveFields).
 template <class T>
 class CgMultigridSolve final : public PoissonSolve<T> {
  public:
@@ -38,20 +36,12 @@ class CgMultigridSolve final : public PoissonSolve<T> {
                    std::function<void(const ResidualRecord&)> progress)
       : m_context(context),
         m_cg(cg),
-        m_u_in(u_in),
         m_progress(std::move(progress)),
         m_start(MPI_Wtime()),
-        m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
-        m_u_copy(multigrid.has_field_layout(u_in) ? nullptr : multigrid.make_field("cg_solution")),
-        m_f_copy(multigrid.has_field_layout(f_in) ? nullptr : multigrid.make_field("cg_rhs")),
-        m_u(m_u_copy ? m_u_copy.get() : &u_in),
-        m_f(m_f_copy ? m_f_copy.get() : &f_in) {
-    // The caller's fields themselves where their layout allows, else copies.
-    if (m_u_copy) mg::copy(u_in, *m_u_copy, context.decomposition.owned(), context.stream);
-    if (m_f_copy) mg::copy(f_in, *m_f_copy, m_updated, context.stream);
+        m_fields(multigrid, context, u_in, f_in, "cg") {
     const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations, b_norm};
     m_cg.start(
-        *m_u, *m_f, options, [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z); },
+        m_fields.u(), m_fields.f(), options, [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z); },
         [this](std::int64_t iteration, double relative) {
           const ResidualRecord entry{iteration, relative, MPI_Wtime() - m_start};
           m_history.push_back(entry);
@@ -68,9 +58,9 @@ class CgMultigridSolve final : public PoissonSolve<T> {
   bool finished() const override { return m_cg.finished(); }
   std::int64_t step() const override { return m_cg.iterations(); }
   const std::vector<ResidualRecord>& history() const override { return m_history; }
-  const mesh::Field<T, 3>& iterate() const override { return *m_u; }
+  const mesh::Field<T, 3>& iterate() const override { return m_fields.u(); }
   std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override {
-    return {{"u", m_u}, {"cg_r", &m_cg.residual_field()}, {"cg_p", &m_cg.direction_field()}};
+    return {{"u", &m_fields.u()}, {"cg_r", &m_cg.residual_field()}, {"cg_p", &m_cg.direction_field()}};
   }
   std::vector<std::pair<std::string, double>> state_scalars() const override { return m_cg.state_scalars(); }
   void restore(std::int64_t step, std::vector<ResidualRecord> history,
@@ -82,8 +72,7 @@ class CgMultigridSolve final : public PoissonSolve<T> {
 
   SolveReport finish() override {
     const auto result = m_cg.finish();
-    if (m_u != &m_u_in) mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
-    mesh::synchronize(m_context.space, m_context.stream);
+    m_fields.finish();
     SolveReport report;
     report.history = m_history;
     report.converged = result.converged;
@@ -96,13 +85,9 @@ class CgMultigridSolve final : public PoissonSolve<T> {
  private:
   PoissonContext m_context;
   ConjugateGradient<T>& m_cg;
-  mesh::Field<T, 3>& m_u_in;
   std::function<void(const ResidualRecord&)> m_progress;
   double m_start;
-  mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
-  std::unique_ptr<mesh::Field<T, 3>> m_u_copy, m_f_copy;  // null where the caller's field is used as it is
-  mesh::Field<T, 3>* m_u;
-  const mesh::Field<T, 3>* m_f;
+  MultigridSolveFields<T> m_fields;
   std::vector<ResidualRecord> m_history;
 };
 

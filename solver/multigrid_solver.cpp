@@ -8,6 +8,7 @@
 
 #include "kernels/multigrid/mixed_precision.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
+#include "solver/multigrid_solve_fields.hpp"
 
 namespace gridflow::solver {
 
@@ -53,8 +54,7 @@ void MultigridSolver<T>::improve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& 
 
 namespace {
 
-/// Cycles on copies of u and f in the layout the grid transfers need (the caller's fields have
-/// the run's ghost width).
+/// Cycles on u and f in the layout the grid transfers need (MultigridSolveFields).
 template <class T>
 class MultigridSolve final : public PoissonSolve<T> {
  public:
@@ -62,25 +62,17 @@ class MultigridSolve final : public PoissonSolve<T> {
                  const mesh::Field<T, 3>& f_in, double b_norm, std::function<void(const ResidualRecord&)> progress)
       : m_context(context),
         m_multigrid(multigrid),
-        m_u_in(u_in),
         m_b_norm(b_norm),
         m_progress(std::move(progress)),
         m_start(MPI_Wtime()),
-        m_updated(context.decomposition.owned().intersect(context.decomposition.grid().interior())),
-        m_u_copy(multigrid.has_field_layout(u_in) ? nullptr : multigrid.make_field("mg_solution")),
-        m_f_copy(multigrid.has_field_layout(f_in) ? nullptr : multigrid.make_field("mg_rhs")),
-        m_u(m_u_copy ? m_u_copy.get() : &u_in),
-        m_f(m_f_copy ? m_f_copy.get() : &f_in) {
-    // The caller's fields themselves where their layout allows, else copies.
-    if (m_u_copy) mg::copy(u_in, *m_u_copy, context.decomposition.owned(), context.stream);
-    if (m_f_copy) mg::copy(f_in, *m_f_copy, m_updated, context.stream);
+        m_fields(multigrid, context, u_in, f_in, "mg") {
     m_finite = record(0);
   }
 
   std::int64_t advance(std::int64_t count) override {
     std::int64_t taken = 0;
     for (; taken < count && !finished(); ++taken) {
-      m_multigrid.improve(*m_u, *m_f, m_report.iterations == 0, m_residual_kept);
+      m_multigrid.improve(m_fields.u(), m_fields.f(), m_report.iterations == 0, m_residual_kept);
       ++m_report.iterations;
       m_finite = record(m_report.iterations);
     }
@@ -91,8 +83,8 @@ class MultigridSolve final : public PoissonSolve<T> {
   }
   std::int64_t step() const override { return m_report.iterations; }
   const std::vector<ResidualRecord>& history() const override { return m_report.history; }
-  const mesh::Field<T, 3>& iterate() const override { return *m_u; }
-  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", m_u}}; }
+  const mesh::Field<T, 3>& iterate() const override { return m_fields.u(); }
+  std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override { return {{"u", &m_fields.u()}}; }
   void restore(std::int64_t step, std::vector<ResidualRecord> history, const std::vector<std::pair<std::string, double>>&) override {
     m_report.iterations = step;
     m_report.history = std::move(history);
@@ -105,8 +97,7 @@ class MultigridSolve final : public PoissonSolve<T> {
   }
 
   SolveReport finish() override {
-    if (m_u != &m_u_in) mg::copy(*m_u, m_u_in, m_updated, m_context.stream);
-    mesh::synchronize(m_context.space, m_context.stream);
+    m_fields.finish();
     m_report.seconds = MPI_Wtime() - m_start;
     return m_report;
   }
@@ -114,7 +105,7 @@ class MultigridSolve final : public PoissonSolve<T> {
  private:
   /// Checks the residual after `cycles` cycles; false when it is no longer finite.
   bool record(std::int64_t cycles) {
-    const double r = m_multigrid.residual_norm(*m_u, *m_f) / m_b_norm;
+    const double r = m_multigrid.residual_norm(m_fields.u(), m_fields.f()) / m_b_norm;
     m_residual_kept = true;
     const ResidualRecord entry{cycles, r, MPI_Wtime() - m_start};
     m_report.history.push_back(entry);
@@ -126,14 +117,10 @@ class MultigridSolve final : public PoissonSolve<T> {
 
   PoissonContext m_context;
   MultigridSolver<T>& m_multigrid;
-  mesh::Field<T, 3>& m_u_in;
   double m_b_norm;
   std::function<void(const ResidualRecord&)> m_progress;
   double m_start;
-  mesh::Box<3> m_updated;  // the owned interior points: what a solve changes
-  std::unique_ptr<mesh::Field<T, 3>> m_u_copy, m_f_copy;  // null where the caller's field is used as it is
-  mesh::Field<T, 3>* m_u;
-  const mesh::Field<T, 3>* m_f;
+  MultigridSolveFields<T> m_fields;
   SolveReport m_report;
   bool m_finite = true;
   bool m_residual_kept = false;  // the last residual_norm() was of the current u

@@ -8,8 +8,8 @@
 
 namespace gridflow::kernels::multigrid {
 
-template <class T>
-void require_same_space(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const char* kernel) {
+template <class A, class B>
+void require_same_space(const mesh::Field<A, 3>& a, const mesh::Field<B, 3>& b, const char* kernel) {
   GRIDFLOW_REQUIRE(a.space() == b.space(), std::string(kernel) + ": fields '" + a.label() + "' and '" + b.label() +
                                                "' are in different memory spaces");
 }

@@ -1,9 +1,5 @@
-#include <algorithm>
-#include <vector>
-
 #include "kernels/core/for_each_cuda.cuh"
 #include "kernels/multigrid/column_sums_cuda.cuh"
-#include "kernels/core/reduce_cuda.cuh"
 #include "kernels/multigrid/mixed_precision_cuda.hpp"
 #include "kernels/multigrid/vector_ops_point.hpp"
 
@@ -27,21 +23,14 @@ template <class C, class T>
 struct AddCorrection {
   mesh::FieldView<const C, 3> e;
   mesh::FieldView<T, 3> u;
-  using Value = T;
-  // u + T(e), as `u(i, j, k) += T(e(i, j, k))` computes it.
-  __device__ T value(long long i, long long j, long long k) const { return u(i, j, k) + static_cast<T>(e(i, j, k)); }
-  __device__ void store(long long i, long long j, long long k, T v) const { u(i, j, k) = v; }
-  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
+  __device__ void operator()(long long i, long long j, long long k) const { u(i, j, k) += static_cast<T>(e(i, j, k)); }
 };
 
 template <class From, class To>
 struct Convert {
   mesh::FieldView<const From, 3> src;
   mesh::FieldView<To, 3> dst;
-  using Value = To;
-  __device__ To value(long long i, long long j, long long k) const { return static_cast<To>(src(i, j, k)); }
-  __device__ void store(long long i, long long j, long long k, To v) const { dst(i, j, k) = v; }
-  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
+  __device__ void operator()(long long i, long long j, long long k) const { dst(i, j, k) = static_cast<To>(src(i, j, k)); }
 };
 
 }  // namespace

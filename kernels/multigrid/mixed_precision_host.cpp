@@ -9,21 +9,12 @@
 
 namespace gridflow::kernels::multigrid {
 
-namespace {
-// require_same_space for fields of two element types.
-template <class A, class B>
-void require_same_space_mixed(const mesh::Field<A, 3>& a, const mesh::Field<B, 3>& b, const char* kernel) {
-  GRIDFLOW_REQUIRE(a.space() == b.space(), std::string(kernel) + ": fields '" + a.label() + "' and '" + b.label() +
-                                               "' are in different memory spaces");
-}
-}  // namespace
-
 template <class T, class C>
 double residual_and_norm(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<C, 3>& r, const mesh::Box<3>& box,
                          const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::residual_and_norm";
   require_same_space(u, f, name);
-  require_same_space_mixed(u, r, name);
+  require_same_space(u, r, name);
   require_reach(u, box.grow(1), name);
   require_reach(f, box, name);
   require_reach(r, box, name);
@@ -46,7 +37,7 @@ double residual_and_norm(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f,
 template <class C, class T>
 void add_correction(const mesh::Field<C, 3>& e, mesh::Field<T, 3>& u, const mesh::Box<3>& box, StreamHandle stream) {
   constexpr const char* name = "multigrid::add_correction";
-  require_same_space_mixed(e, u, name);
+  require_same_space(e, u, name);
   require_reach(e, box, name);
   require_reach(u, box, name);
   if (box.empty()) return;
@@ -64,7 +55,7 @@ void add_correction(const mesh::Field<C, 3>& e, mesh::Field<T, 3>& u, const mesh
 template <class From, class To>
 void convert(const mesh::Field<From, 3>& src, mesh::Field<To, 3>& dst, const mesh::Box<3>& box, StreamHandle stream) {
   constexpr const char* name = "multigrid::convert";
-  require_same_space_mixed(src, dst, name);
+  require_same_space(src, dst, name);
   require_reach(src, box, name);
   require_reach(dst, box, name);
   if (box.empty()) return;

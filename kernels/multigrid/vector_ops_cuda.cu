@@ -20,10 +20,7 @@ struct Axpy {
   T alpha;
   mesh::FieldView<const T, 3> x;
   mesh::FieldView<T, 3> y;
-  using Value = T;
-  __device__ T value(long long i, long long j, long long k) const { return axpy_point(alpha, x(i, j, k), y(i, j, k)); }
-  __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
-  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
+  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = axpy_point(alpha, x(i, j, k), y(i, j, k)); }
 };
 
 template <class T>
@@ -31,20 +28,14 @@ struct Xpby {
   mesh::FieldView<const T, 3> x;
   T beta;
   mesh::FieldView<T, 3> y;
-  using Value = T;
-  __device__ T value(long long i, long long j, long long k) const { return xpby_point(x(i, j, k), beta, y(i, j, k)); }
-  __device__ void store(long long i, long long j, long long k, T v) const { y(i, j, k) = v; }
-  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
+  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = xpby_point(x(i, j, k), beta, y(i, j, k)); }
 };
 
 template <class T>
 struct Copy {
   mesh::FieldView<const T, 3> src;
   mesh::FieldView<T, 3> dst;
-  using Value = T;
-  __device__ T value(long long i, long long j, long long k) const { return src(i, j, k); }
-  __device__ void store(long long i, long long j, long long k, T v) const { dst(i, j, k) = v; }
-  __device__ void operator()(long long i, long long j, long long k) const { store(i, j, k, value(i, j, k)); }
+  __device__ void operator()(long long i, long long j, long long k) const { dst(i, j, k) = src(i, j, k); }
 };
 
 template <class T>
