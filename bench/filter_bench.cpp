@@ -9,16 +9,22 @@
 //   gaussian2d_s4  8192^2 float, sigma 4 (radius 16), reflect
 //   mean3d_s5      512^3 float, mean of 5 per axis, reflect
 //   mean3d_s3      512^3 float, mean of 3 per axis, reflect
+//   gaussian2d_s8  8192^2 float, sigma 8 (radius 32), reflect            } where the FFT variant
+//   correlate2d_17 4096^2 float, full 17 x 17 weights, nearest           } may win: also every
+//   correlate3d_9  256^3 float, full 9 x 9 x 9 weights, reflect          } FFT candidate
 // Every case times the defaults and, unless --no-variants, every candidate of
 // filter_candidates (the direct variant, tiled shapes fused or per axis, streaming strips, ring walks; only
 // those of --variant NAME where given), each first checked bitwise against the host reference on
-// a smaller array; "best" is the fastest that matched.
+// a smaller array; "best" is the fastest that matched. The FFT candidates (filter_fft_candidates,
+// or with --variant fft alone) are checked within fft_error_bound instead; "best_fft"
+// is the fastest of them, and "fft_speedup" the best direct time over it.
 //
 //   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--variant ring] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +35,7 @@
 #include "bench/device_timing.hpp"
 #include "gridflow/config.hpp"
 #include "kernels/filter/correlate.hpp"
+#include "kernels/filter/fft_correlate.hpp"
 #include "kernels/filter/filter_search_space.hpp"
 #include "mesh/check.hpp"
 #include "mesh/field.hpp"
@@ -44,6 +51,15 @@ double pattern(std::uint64_t q) {
   q = (q + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
   q ^= q >> 31;
   return static_cast<double>(q >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+/// `count` weights of a smooth bump summing to 1: a blur of full weights, as filter_cupy.py makes them.
+std::vector<double> bench_weights(int count) {
+  std::vector<double> w(static_cast<std::size_t>(count));
+  double sum = 0;
+  for (int i = 0; i < count; ++i) sum += (w[static_cast<std::size_t>(i)] = 1.0 + 0.5 * std::cos(0.37 * i));
+  for (double& v : w) v /= sum;
+  return w;
 }
 
 template <class T, int Dim>
@@ -82,6 +98,22 @@ long differing(const mesh::Field<T, Dim>& a, const mesh::Field<T, Dim>& b, const
   return n;
 }
 
+/// Counts the points of `box` where a and b differ by more than `bound`.
+template <class T, int Dim>
+long beyond(const mesh::Field<T, Dim>& a, const mesh::Field<T, Dim>& b, const mesh::Box<Dim>& box, double bound) {
+  long n = 0;
+  const long nz = Dim == 3 ? box.extent(Dim - 1) : 1;
+  for (long k = 0; k < nz; ++k)
+    for (auto j = box.lo[1]; j <= box.hi[1]; ++j)
+      for (auto i = box.lo[0]; i <= box.hi[0]; ++i) {
+        double x, y;
+        if constexpr (Dim == 2) x = a(i, j), y = b(i, j);
+        else x = a(i, j, box.lo[2] + k), y = b(i, j, box.lo[2] + k);
+        n += !(std::abs(x - y) <= bound);
+      }
+  return n;
+}
+
 std::string to_text(const FilterTunables& t) {
   std::ostringstream os;
   os << t;
@@ -90,7 +122,8 @@ std::string to_text(const FilterTunables& t) {
 
 template <class T, int Dim>
 json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<long, 3> n_check, const FilterWeights<Dim>& w,
-                const Boundary& b, int repeats, double roof, bool variants, const std::string& only, StreamHandle stream) {
+                const Boundary& b, int repeats, double roof, bool variants, const std::string& only, StreamHandle stream,
+                bool fft = false) {
   const auto global = box_of<T, Dim>(n);
   mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::device, "in"), out(global, 0, mesh::MemorySpace::device, "out");
   in.copy_from(host_pattern<T, Dim>(global));
@@ -107,7 +140,12 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
     FilterPlan<T, Dim> check(w, b, small, t);
     check.apply(small_in, small_out, small, stream);
     small_got.copy_from(small_out);
-    const long wrong = differing(small_got, small_want, small);
+    long wrong = differing(small_got, small_want, small);
+    if (t.variant == FilterVariant::fft) {  // equal to rounding: points beyond the bound count as wrong
+      mesh::Index longest = 0;
+      for (int d = 0; d < Dim; ++d) longest = std::max<mesh::Index>(longest, small.extent(d) + w.length(d));
+      wrong = beyond(small_got, small_want, small, fft_error_bound<T, Dim>(w, longest, 1.0));
+    }
     FilterPlan<T, Dim> plan(w, b, global, t);
     const double s = bench::time_median(repeats, stream, [&] { plan.apply(in, out, global, stream); });
     return json{{"tunables", to_text(t)},
@@ -133,9 +171,16 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
   r["default"] = measure(FilterTunables::defaults_for(dims));
   line("default", r["default"]);
   if (variants) {
-    json all = json::array(), best;
-    for (const auto& t : filter_candidates(dims)) {
+    json all = json::array(), best, best_fft;
+    if (r["default"]["matches_host_reference"].get<bool>()) best = r["default"];
+    std::vector<FilterTunables> candidates = filter_candidates(dims);
+    if (fft) {
+      const auto f = filter_fft_candidates(dims, mesh::MemorySpace::device);
+      candidates.insert(candidates.end(), f.begin(), f.end());
+    }
+    for (const auto& t : candidates) {
       if (!only.empty() && only != to_string(t.variant)) continue;
+      if (!w.separable && t.variant != FilterVariant::fft) continue;  // full weights run one direct kernel: the default's
       json m;
       try {
         m = measure(t);
@@ -143,12 +188,18 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
         all.push_back({{"tunables", to_text(t)}, {"cannot_run", e.what()}});
         continue;
       }
-      if (m["matches_host_reference"].get<bool>() && (best.is_null() || m["seconds"].get<double>() < best["seconds"].get<double>())) best = m;
+      json& kept = t.variant == FilterVariant::fft ? best_fft : best;
+      if (m["matches_host_reference"].get<bool>() && (kept.is_null() || m["seconds"].get<double>() < kept["seconds"].get<double>())) kept = m;
       all.push_back(m);
     }
     r["variants"] = all;
     r["best"] = best;
     if (!best.is_null()) line("best", best);
+    if (!best_fft.is_null()) {
+      r["best_fft"] = best_fft;
+      line("best fft", best_fft);
+      if (!best.is_null()) r["fft_speedup"] = best["seconds"].get<double>() / best_fft["seconds"].get<double>();
+    }
     for (const auto& m : all)
       if (m.contains("tunables") && m["tunables"] == to_text({FilterVariant::direct})) line("direct", m);
   }
@@ -159,12 +210,13 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
 
 int main(int argc, char** argv) {
   CLI::App app("convolution filters against the device copy bandwidth", "filter_bench");
-  std::vector<std::string> cases{"mean1d", "correlate1d", "gaussian2d_s1", "gaussian2d_s4", "mean3d_s5", "mean3d_s3"};
+  std::vector<std::string> cases{"mean1d",    "correlate1d",   "gaussian2d_s1",  "gaussian2d_s4", "mean3d_s5",
+                                 "mean3d_s3", "gaussian2d_s8", "correlate2d_17", "correlate3d_9"};
   int repeats = 7;
   bool no_variants = false;
   std::string json_path, only;
   app.add_option("--cases", cases, "cases to run")->delimiter(',');
-  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring)");
+  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring, fft)");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_flag("--no-variants", no_variants, "time the defaults only");
   app.add_option("--json", json_path, "write the results here");
@@ -203,6 +255,20 @@ int main(int argc, char** argv) {
       const json spec = {{"name", name}, {"shape", {n3, n3, n3}}, {"filter", "mean"}, {"size", size}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 3>(spec, 3, {n3, n3, n3}, {67, 45, 37}, mean_filter<3>({size, size, size}),
                                              {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
+    } else if (name == "gaussian2d_s8") {
+      const json spec = {{"name", name}, {"shape", {n2, n2}}, {"filter", "gaussian"}, {"sigma", 8.0}, {"truncate", 4.0}, {"mode", "reflect"}};
+      results.push_back(bench_case<float, 2>(spec, 2, {n2, n2, 1}, {515, 263, 1}, gaussian_filter<2>({8.0, 8.0}),
+                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s, true));
+    } else if (name == "correlate2d_17") {
+      const long n = 4096;
+      const json spec = {{"name", name}, {"shape", {n, n}}, {"filter", "correlate"}, {"weights_shape", {17, 17}}, {"mode", "nearest"}};
+      results.push_back(bench_case<float, 2>(spec, 2, {n, n, 1}, {301, 157, 1}, full_weights<2>({17, 17}, bench_weights(17 * 17)),
+                                             {BoundaryMode::nearest, 0.0}, repeats, roof, variants, only, s, true));
+    } else if (name == "correlate3d_9") {
+      const long n = 256;
+      const json spec = {{"name", name}, {"shape", {n, n, n}}, {"filter", "correlate"}, {"weights_shape", {9, 9, 9}}, {"mode", "reflect"}};
+      results.push_back(bench_case<float, 3>(spec, 3, {n, n, n}, {71, 53, 47}, full_weights<3>({9, 9, 9}, bench_weights(9 * 9 * 9)),
+                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s, true));
     } else {
       std::fprintf(stderr, "filter_bench: unknown case '%s'\n", name.c_str());
       return 2;

@@ -13,7 +13,18 @@ import sys
 import cupy as cp
 import cupyx.scipy.ndimage as ndi
 
-CASES = ["mean1d", "correlate1d", "gaussian2d_s1", "gaussian2d_s4", "mean3d_s5", "mean3d_s3"]
+CASES = ["mean1d", "correlate1d", "gaussian2d_s1", "gaussian2d_s4", "mean3d_s5", "mean3d_s3", "gaussian2d_s8",
+         "correlate2d_17", "correlate3d_9"]
+
+
+def bench_weights(shape):
+    """filter_bench's full weights: 1 + cos(0.37 i)/2 normalised, x fastest (numpy's last axis)."""
+    count = 1
+    for n in shape:
+        count *= n
+    i = cp.arange(count, dtype=cp.float64)
+    w = 1.0 + 0.5 * cp.cos(0.37 * i)
+    return (w / w.sum()).reshape(shape)
 
 
 def time_median(run, repeats):
@@ -73,6 +84,23 @@ def case(name):
         spec = {"shape": [512, 512, 512], "filter": "mean", "size": size, "mode": "reflect",
                 "call": "uniform_filter(x, %d, mode='reflect')" % size}
         return spec, x, lambda out: ndi.uniform_filter(x, size, mode="reflect", output=out)
+    if name == "gaussian2d_s8":
+        x = uniform((8192, 8192), cp.float32)
+        spec = {"shape": [8192, 8192], "filter": "gaussian", "sigma": 8.0, "truncate": 4.0, "mode": "reflect",
+                "call": "gaussian_filter(x, 8, mode='reflect', truncate=4.0)"}
+        return spec, x, lambda out: ndi.gaussian_filter(x, 8.0, mode="reflect", truncate=4.0, output=out)
+    if name == "correlate2d_17":
+        x = uniform((4096, 4096), cp.float32)
+        w = bench_weights((17, 17)).astype(cp.float32)
+        spec = {"shape": [4096, 4096], "filter": "correlate", "weights_shape": [17, 17], "mode": "nearest",
+                "call": "correlate(x, w17x17, mode='nearest')"}
+        return spec, x, lambda out: ndi.correlate(x, w, mode="nearest", output=out)
+    if name == "correlate3d_9":
+        x = uniform((256, 256, 256), cp.float32)
+        w = bench_weights((9, 9, 9)).astype(cp.float32)
+        spec = {"shape": [256, 256, 256], "filter": "correlate", "weights_shape": [9, 9, 9], "mode": "reflect",
+                "call": "correlate(x, w9x9x9, mode='reflect')"}
+        return spec, x, lambda out: ndi.correlate(x, w, mode="reflect", output=out)
     raise SystemExit("filter_cupy: unknown case " + name)
 
 

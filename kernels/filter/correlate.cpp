@@ -1,14 +1,17 @@
 #include "kernels/filter/correlate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <sstream>
+#include <string>
 #include <utility>
 
 #include "kernels/core/for_each_host.hpp"
 #include "kernels/core/space_dispatch.hpp"
 #include "kernels/filter/correlate_cuda.hpp"
 #include "kernels/filter/correlate_point.hpp"
+#include "kernels/filter/fft_correlate.hpp"
 #include "kernels/filter/filter_passes.hpp"
 #include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
@@ -22,6 +25,12 @@ struct FilterPlan<T, Dim>::Scratch {
   mesh::Field<T, Dim> fields[2];
   mesh::Buffer device_weights;    // the direct kernels' weights in T
   std::size_t shared_bytes = 0;  // shared memory per block on the device of the first device apply
+  // The FFT variant's transforms: one per separable pass (by axis) or one for full weights (axis
+  // 0), for the space and tunables they were made for.
+  std::array<std::unique_ptr<FftCorrelation<T, Dim>>, Dim> fft;
+  mesh::MemorySpace fft_space = mesh::MemorySpace::host;
+  long long fft_tile = -1;
+  bool fft_flow_graph = false;
 };
 
 namespace {
@@ -76,15 +85,50 @@ void FilterPlan<T, Dim>::set_tunables(const FilterTunables& t) {
 }
 
 template <class T, int Dim>
+mesh::Box<Dim> FilterPlan<T, Dim>::outputs_read(const mesh::Box<Dim>& update) const {
+  if (m_tunables.variant != FilterVariant::fft) return update;
+  if (!m_weights.separable) return tile_cover(fft_tiling(0), update);
+  mesh::Box<Dim> whole = update;
+  for (int d : active_axes(m_weights)) {  // each pass tiles its own axis
+    const mesh::Box<Dim> cover = tile_cover(fft_tiling(d), update);
+    whole.lo[d] = cover.lo[d];
+    whole.hi[d] = cover.hi[d];
+  }
+  return whole;
+}
+
+template <class T, int Dim>
+std::array<int, Dim> FilterPlan<T, Dim>::fft_shape(int axis) const {
+  std::array<int, Dim> shape;
+  for (int d = 0; d < Dim; ++d) shape[d] = m_weights.separable ? (d == axis ? m_weights.length(d) : 1) : m_weights.shape[d];
+  return shape;
+}
+
+template <class T, int Dim>
+FftTiling<Dim> FilterPlan<T, Dim>::fft_tiling(int axis) const {
+  return make_fft_tiling<Dim>(fft_shape(axis), m_global, m_tunables.fft_tile);
+}
+
+template <class T, int Dim>
 mesh::Box<Dim> FilterPlan<T, Dim>::read_box(const mesh::Box<Dim>& update) const {
-  return filter::read_box(m_weights, update, m_global, m_boundary.mode);
+  return filter::read_box(m_weights, outputs_read(update), m_global, m_boundary.mode);
 }
 
 template <class T, int Dim>
 int FilterPlan<T, Dim>::reach() const {
   int r = 0;
   for (int d = 0; d < Dim; ++d) r = std::max({r, m_weights.lo_reach(d), m_weights.hi_reach(d)});
-  return r;
+  if (m_tunables.variant != FilterVariant::fft) return r;
+  // A tile reaches tile - 1 points beyond the output it holds nearest its edge, along every axis
+  // outputs_read widens.
+  const std::vector<int> tiled = m_weights.separable ? active_axes(m_weights) : std::vector<int>{};
+  int widest = r;
+  for (int d = 0; d < Dim; ++d) {
+    const FftTiling<Dim> t = fft_tiling(m_weights.separable ? d : 0);
+    const bool widened = m_weights.separable ? std::find(tiled.begin(), tiled.end(), d) != tiled.end() : t.is_transformed(d);
+    if (widened) widest = std::max(widest, std::max(m_weights.lo_reach(d), m_weights.hi_reach(d)) + static_cast<int>(t.tile[d] - 1));
+  }
+  return widest;
 }
 
 template <class T, int Dim>
@@ -122,16 +166,17 @@ mesh::Field<T, Dim>& FilterPlan<T, Dim>::scratch(const mesh::Field<T, Dim>& like
 namespace {
 
 // The passes of a separable filter over its active axes: in -> scratch 0 -> scratch 1 -> ... -> out,
-// pass(src, dst, box, axis) computing one of them.
+// pass(src, dst, box, axis) computing one of them. `outputs_read`: the points each pass computes
+// along its own axis (update itself, or for the FFT variant the whole tiles update meets).
 template <class T, int Dim, class Pass>
 void run_passes(const FilterWeights<Dim>& w, const mesh::Box<Dim>& global, BoundaryMode mode, const mesh::Field<T, Dim>& in,
-                mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, const std::function<mesh::Field<T, Dim>&(int)>& scratch,
-                const Pass& pass) {
+                mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, const mesh::Box<Dim>& outputs_read,
+                const std::function<mesh::Field<T, Dim>&(int)>& scratch, const Pass& pass) {
   const auto axes = active_axes(w);
   mesh::FieldView<const T, Dim> src = in.view();
   for (std::size_t k = 0; k < axes.size(); ++k) {
     mesh::Field<T, Dim>& dst = k + 1 == axes.size() ? out : scratch(static_cast<int>(k % 2));
-    pass(src, dst.view(), pass_box(w, axes[k], update, global, mode), axes[k]);
+    pass(src, dst.view(), pass_box(w, axes[k], update, outputs_read, global, mode), axes[k]);
     src = std::as_const(dst).view();
   }
 }
@@ -153,7 +198,8 @@ void FilterPlan<T, Dim>::apply_host(const mesh::Field<T, Dim>& in, mesh::Field<T
                         [&](auto... i) { dst(i...) = full_point<T, Dim>(src, point_of<Dim>(i...), w.data(), shape, e, cval); });
     return;
   }
-  run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
+  run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, update,
+                     [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
                      [&](mesh::FieldView<const T, Dim> src, mesh::FieldView<T, Dim> dst, const mesh::Box<Dim>& box, int axis) {
                        const std::vector<T> w = to_precision<T>(m_weights.axis[axis]);
                        const int length = static_cast<int>(w.size());
@@ -223,7 +269,8 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
     tiled = fits(whole_tile, one);
   }
   m_path = tiled ? "tiled per axis" : "direct";
-  run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
+  run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, update,
+                     [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
                      [&](mesh::FieldView<const T, Dim> src, mesh::FieldView<T, Dim> dst, const mesh::Box<Dim>& box, int axis) {
                        if (!tiled)
                          return launch_axis_pass_cuda<T, Dim>(src, dst, box, axis, device_weights + axis * max_axis_length,
@@ -235,9 +282,48 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
 }
 
 template <class T, int Dim>
+FftCorrelation<T, Dim>& FilterPlan<T, Dim>::fft_correlation(int axis, mesh::MemorySpace space) {
+  Scratch& s = *m_scratch;
+  if (s.fft_space != space || s.fft_tile != m_tunables.fft_tile || s.fft_flow_graph != m_tunables.fft_flow_graph) {
+    for (auto& c : s.fft) c.reset();
+    s.fft_space = space;
+    s.fft_tile = m_tunables.fft_tile;
+    s.fft_flow_graph = m_tunables.fft_flow_graph;
+  }
+  auto& slot = s.fft[axis];
+  if (!slot)
+    slot = std::make_unique<FftCorrelation<T, Dim>>(m_weights.separable ? m_weights.axis[axis] : m_weights.full, fft_shape(axis), m_global,
+                                                    m_boundary, m_tunables.fft_tile, m_tunables.fft_flow_graph, space);
+  return *slot;
+}
+
+template <class T, int Dim>
+void FilterPlan<T, Dim>::apply_fft(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, StreamHandle stream) {
+  const char* library = "fftw";
+  if (!m_weights.separable) {
+    auto& c = fft_correlation(0, in.space());
+    c.apply(in.view(), out.view(), update, stream);
+    library = c.library();
+  } else {
+    run_passes<T, Dim>(m_weights, m_global, m_boundary.mode, in, out, update, outputs_read(update),
+                       [&](int k) -> mesh::Field<T, Dim>& { return scratch(in, k); },
+                       [&](mesh::FieldView<const T, Dim> src, mesh::FieldView<T, Dim> dst, const mesh::Box<Dim>& box, int axis) {
+                         auto& c = fft_correlation(axis, in.space());
+                         c.apply(src, dst, box, stream);
+                         library = c.library();
+                       });
+  }
+  m_path = std::string(library) == "fftw" ? "fft fftw" : std::string(library) == "cufft" ? "fft cufft" : "fft flow_graph";
+}
+
+template <class T, int Dim>
 void FilterPlan<T, Dim>::apply(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, StreamHandle stream) {
   check_fields(in, out, update);
   if (update.empty()) return;
+  if (m_tunables.variant == FilterVariant::fft) {
+    if (in.space() == mesh::MemorySpace::device) core::require_stream(stream, "filter::fft");
+    return apply_fft(in, out, update, stream);
+  }
   core::run_on_space(
       "filter::correlate", in.space(), stream, [&] { apply_host(in, out, update); },
       [&](auto build) { apply_device(in, out, update, stream, build); });

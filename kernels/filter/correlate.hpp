@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "kernels/filter/boundary_mode.hpp"
+#include "kernels/filter/fft_tiling.hpp"
 #include "kernels/filter/filter_tunables.hpp"
 #include "kernels/filter/filter_weights.hpp"
 #include "mesh/box.hpp"
@@ -20,6 +21,9 @@
 #include "mesh/host_device.hpp"
 
 namespace gridflow::kernels::filter {
+
+template <class T, int Dim>
+class FftCorrelation;
 
 template <class T, int Dim>
 class FilterPlan {
@@ -38,13 +42,18 @@ class FilterPlan {
   /// values in T, as scipy.ndimage. `in` and `out` are distinct fields in one memory space;
   /// `update` lies in `global` and in out's ghosted box, read_box(update) in in's ghosted box
   /// (Error otherwise, naming the boxes). Other points of `out` keep their values. Host fields:
-  /// the reference, blocks. Device fields: the variant of tunables(), asynchronous on `stream`
-  /// (not nullptr); scratch fields of in's layout are allocated on first use and kept.
+  /// the reference (the FFT variant with FilterVariant::fft), blocks. Device fields: the variant
+  /// of tunables(), asynchronous on `stream` (not nullptr, and for the FFT variant the same at
+  /// every call); scratch fields of in's layout and the FFT variant's transforms are made on
+  /// first use and kept.
   void apply(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, StreamHandle stream);
 
-  /// The box of the input this filter reads for `update` (mode mapping at the global edges included).
+  /// The box of the input this filter reads for `update` (mode mapping at the global edges
+  /// included) with the current tunables: the FFT variant reads the windows of every tile that
+  /// meets `update`.
   mesh::Box<Dim> read_box(const mesh::Box<Dim>& update) const;
-  /// The largest reach over axes and sides: the ghost width a decomposed field needs.
+  /// The largest reach over axes and sides with the current tunables: the ghost width a
+  /// decomposed field needs (the FFT variant's: the weights' reach plus its tile less one).
   int reach() const;
   const FilterWeights<Dim>& weights() const { return m_weights; }
   const Boundary& boundary() const { return m_boundary; }
@@ -52,8 +61,10 @@ class FilterPlan {
   const FilterTunables& tunables() const { return m_tunables; }
   /// Throws Error for invalid tunables.
   void set_tunables(const FilterTunables& t);
-  /// What the last apply ran: "host", "direct", "ring", "streaming", "tiled fused" or "tiled per
-  /// axis" (ring tunables run the streaming defaults where no ring kernel is compiled for the
+  /// What the last apply ran: "host", "direct", "ring", "streaming", "tiled fused", "tiled per
+  /// axis", or "fft fftw", "fft cufft", "fft flow_graph" (the FFT variant on host or device
+  /// fields, by the library of its first transform; ring tunables run the streaming defaults
+  /// where no ring kernel is compiled for the
   /// weights or it does not fit; streaming tunables run the tiled defaults where streaming does
   /// not apply or fit; a fused tile
   /// too large for shared memory runs per axis, and one still too large runs direct).
@@ -66,6 +77,13 @@ class FilterPlan {
   template <class CudaBuild>
   void apply_device(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, StreamHandle stream,
                     CudaBuild);
+  void apply_fft(const mesh::Field<T, Dim>& in, mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update, StreamHandle stream);
+  FftCorrelation<T, Dim>& fft_correlation(int axis, mesh::MemorySpace space);
+  /// The FFT variant's weights shape and tiling of the pass along `axis` (separable; x for full weights).
+  std::array<int, Dim> fft_shape(int axis) const;
+  FftTiling<Dim> fft_tiling(int axis) const;
+  /// The outputs the variant computes for `update`: update, or for fft the whole tiles it meets.
+  mesh::Box<Dim> outputs_read(const mesh::Box<Dim>& update) const;
   void check_fields(const mesh::Field<T, Dim>& in, const mesh::Field<T, Dim>& out, const mesh::Box<Dim>& update) const;
   mesh::Field<T, Dim>& scratch(const mesh::Field<T, Dim>& like, int which);
 

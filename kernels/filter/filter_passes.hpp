@@ -54,10 +54,12 @@ mesh::Box<Dim> read_box(const FilterWeights<Dim>& w, const mesh::Box<Dim>& updat
 }
 
 /// The box pass `axis` of a separable filter writes: `update`, widened along every later axis to
-/// the indices that axis's pass reads.
+/// the indices that axis's pass reads when it computes `outputs_read` (update itself, or for the
+/// FFT variant the whole tiles that update meets).
 template <int Dim>
-mesh::Box<Dim> pass_box(const FilterWeights<Dim>& w, int axis, const mesh::Box<Dim>& update, const mesh::Box<Dim>& global, BoundaryMode mode) {
-  const mesh::Box<Dim> reads = read_box(w, update, global, mode);
+mesh::Box<Dim> pass_box(const FilterWeights<Dim>& w, int axis, const mesh::Box<Dim>& update, const mesh::Box<Dim>& outputs_read,
+                        const mesh::Box<Dim>& global, BoundaryMode mode) {
+  const mesh::Box<Dim> reads = read_box(w, outputs_read, global, mode);
   mesh::Box<Dim> b = update;
   for (int d = axis + 1; d < Dim; ++d) {
     b.lo[d] = reads.lo[d];

@@ -3,11 +3,13 @@
 // kernel, tiled launches over thread counts, tile shapes and outputs per thread, fused and per
 // axis, and streaming launches over strip widths, walk segments, outputs per thread and batches.
 // A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth. Ring launches over
-// threads (and cross rows in 3D), walk segments, planes per step and steps staged.
+// threads (and cross rows in 3D), walk segments, planes per step and steps staged. The FFT
+// variant's tiles and libraries are listed apart (filter_fft_candidates).
 #include <utility>
 #include <vector>
 
 #include "kernels/filter/filter_tunables.hpp"
+#include "mesh/memory_space.hpp"
 
 namespace gridflow::kernels::filter {
 
@@ -54,6 +56,25 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
     for (int segment : {32, 64, 128, 256})
       for (const auto& [cells, batch] : dims == 2 ? ring_cells_batch2 : ring_cells_batch3)
         c.push_back({FilterVariant::ring, t, 1, rows, segment, true, cells, false, batch});
+  return c;
+}
+
+/// The FFT variant's candidates in `space`, its defaults first (the default tile, FFTW on the
+/// host and cuFFT on the device): tiles of 48, 112, 240 and 496 outputs (a power of two less a
+/// reach of 16), and on the device each of them with the flow-graph FFT too.
+inline std::vector<FilterTunables> filter_fft_candidates(int dims, mesh::MemorySpace space) {
+  std::vector<FilterTunables> c;
+  FilterTunables t;
+  t.variant = FilterVariant::fft;
+  for (long long tile : {0LL, 48LL, 112LL, 240LL, 496LL}) {
+    if (dims == 3 && tile > 112) continue;  // a block of 240^3 values is larger than a transform batch
+    t.fft_tile = tile;
+    for (bool flow_graph : {false, true}) {
+      if (flow_graph && space == mesh::MemorySpace::host) continue;
+      t.fft_flow_graph = flow_graph;
+      c.push_back(t);
+    }
+  }
   return c;
 }
 

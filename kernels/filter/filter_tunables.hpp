@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <ostream>
+#include <string>
 
 namespace gridflow::kernels::filter {
 
@@ -29,10 +30,21 @@ enum class FilterVariant {
   /// filtered axis (3, 5, 9 or 33; a 1D signal, the walk axis left alone, included); other
   /// filters run the streaming defaults.
   ring,
+  /// FFT tiles (fft_correlate.hpp): the global array cut into tiles of `fft_tile` outputs per
+  /// transformed axis (fft_tiling.hpp), each tile's window transformed, multiplied by the weights'
+  /// transfer function and transformed back; separable filters pass by pass. Runs on host fields
+  /// too (FFTW), where every other variant is the reference. Equal to the direct sums to rounding
+  /// only, not bitwise; bitwise independent of the decomposition (tiles and transform batches are
+  /// the global array's). Reads whole tiles: up to fft_tile - 1 points further than the others.
+  fft,
 };
 
 inline const char* to_string(FilterVariant v) {
-  return v == FilterVariant::direct ? "direct" : v == FilterVariant::tiled ? "tiled" : v == FilterVariant::streaming ? "streaming" : "ring";
+  return v == FilterVariant::direct      ? "direct"
+         : v == FilterVariant::tiled     ? "tiled"
+         : v == FilterVariant::streaming ? "streaming"
+         : v == FilterVariant::ring      ? "ring"
+                                         : "fft";
 }
 
 /// Tunables of the CUDA filter kernels. Tile extents are clamped to the box being filtered; what
@@ -64,6 +76,10 @@ struct FilterTunables {
   int batch = 8;       ///< streaming: rows (2D) or planes (3D) loaded per step of the walk, a multiple
                        ///< of `cells`; more rows, fewer barriers and more loads in flight, a larger ring.
                        ///< ring: the planes staged in shared memory, batch / cells (2..4) steps of them
+  long long fft_tile = 0;  ///< fft: outputs per tile along each transformed axis; 0: the default (the
+                           ///< FFT length 4x the weights' reach, at least 16; fft_tiling.hpp)
+  bool fft_flow_graph = false;  ///< fft on the device: gridflow's flow-graph FFT where it takes a
+                                ///< transform's layout, else cuFFT (the default); the host runs FFTW
 
   /// The tiled variant's defaults: flat tiles in 2D, deeper ones in 3D (whose fused tile with
   /// radius 2 must also fit in double). What streaming tunables run where streaming does not apply.
@@ -110,6 +126,7 @@ struct FilterTunables {
   }
 
   bool valid() const {
+    if (variant == FilterVariant::fft) return fft_tile >= 0;
     if (variant == FilterVariant::ring)
       return threads >= 32 && threads <= max_unrolled_threads && threads % 32 == 0 && tile_y >= 1 && threads % tile_y == 0 && tile_z >= 1 &&
              (cells == 2 || cells == 4 || cells == 8) && batch % cells == 0 && batch / cells >= 2 && batch / cells <= 4;
@@ -129,6 +146,8 @@ inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
     os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
   if (t.variant == FilterVariant::ring)
     os << ",threads=" << t.threads << ",rows=" << t.tile_y << ",segment=" << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
+  if (t.variant == FilterVariant::fft)
+    os << ",tile=" << (t.fft_tile > 0 ? std::to_string(t.fft_tile) : std::string("default")) << (t.fft_flow_graph ? ",flow_graph" : "");
   return os << ')';
 }
 
