@@ -3,7 +3,6 @@
 // measuring; candidates that cannot plan skipped with their reason; the key's contents.
 #include <gtest/gtest.h>
 #include <mpi.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -11,6 +10,7 @@
 #include "autotune/fft_evaluator.hpp"
 #include "autotune/fft_tuning.hpp"
 #include "autotune/tuning_cache.hpp"
+#include "tuning_cache_fixture.hpp"
 #include "kernels/fft/fft_plan.hpp"
 
 namespace {
@@ -20,7 +20,6 @@ using gridflow::autotune::fft_cache_key;
 using gridflow::autotune::fft_candidates;
 using gridflow::autotune::fft_parameter;
 using gridflow::autotune::TuningMode;
-using gridflow::autotune::TuningOptions;
 using gridflow::kernels::fft::FftBackend;
 using gridflow::kernels::fft::FftDirection;
 using gridflow::kernels::fft::FftKind;
@@ -28,23 +27,7 @@ using gridflow::kernels::fft::FftLayout;
 using gridflow::mesh::MemorySpace;
 namespace fs = std::filesystem;
 
-class FftTuning : public ::testing::Test {
- protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("gridflow_fft_tuning_" + std::to_string(::getpid()) + "_" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-  TuningOptions options(TuningMode mode = TuningMode::online) const {
-    TuningOptions o;
-    o.mode = mode;
-    o.cache = (m_dir / "tuning.json").string();
-    o.repeats = 2;
-    return o;
-  }
-  fs::path m_dir;
-};
+class FftTuning : public gridflow::testing::TuningCacheTest {};
 
 FftLayout c2c_layout(std::int64_t n, std::int64_t batch) {
   FftLayout l;
