@@ -4,8 +4,11 @@
 #include <array>
 #include <chrono>
 #include <optional>
+#include <sstream>
 
 #include "app/chunk_progress.hpp"
+#include "app/filters_deck.hpp"
+#include "autotune/filter_tuning.hpp"
 #include "kernels/filter/correlate.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
@@ -88,6 +91,19 @@ std::array<RowRun, 3> runs_for(Index a, Index b, Index rows, bool wrap) {
           run(std::max(a, rows), b, -rows)};
 }
 
+/// "filter_cuda(ring,...) (measured 91 of 91 candidates in 1.2 s)"; empty when there was no choice.
+std::string tuning_line(const autotune::FilterTuning& tuning, mesh::MemorySpace space) {
+  if (tuning.candidates < 2) return "";
+  const auto& report = tuning.outcome.report;
+  std::ostringstream os;
+  os << autotune::filter_candidate_label(tuning.chosen, space) << " (";
+  if (!report) os << tuning.outcome.note;
+  else if (report->from_cache) os << "from the tuning cache";
+  else os << "measured " << report->evaluations << " of " << tuning.candidates << " candidates in " << report->wall_s << " s";
+  os << ')';
+  return os.str();
+}
+
 template <class T, int Dim>
 FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& reader, io::ArrayWriter& writer, mesh::MemorySpace space,
                           MPI_Comm comm) {
@@ -97,25 +113,15 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
   GRIDFLOW_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   const Layout<Dim> l(reader.shape());
   const kf::FilterWeights<Dim> weights = field_weights<Dim>(request);
-  const int ghost = std::max(weights.lo_reach(l.split), weights.hi_reach(l.split));
-  const bool wrap = request.boundary.mode == kf::BoundaryMode::wrap && ghost > 0;
+  const int reach = std::max(weights.lo_reach(l.split), weights.hi_reach(l.split));
+  const bool wrap = request.boundary.mode == kf::BoundaryMode::wrap && reach > 0;
   // wrap on the split axis: the rows beyond each end are read from the far end as ghost values,
   // and the filter's global box takes them in, so no rank needs the others' rows.
   mesh::Box<Dim> global = l.rows_box(0, l.rows() - 1);
-  if (wrap) global = global.grow(l.split, ghost);
+  if (wrap) global = global.grow(l.split, reach);
   kf::FilterPlan<T, Dim> plan(weights, request.boundary, global);
-
-  // Chunk rows from the memory budget: in, out and the plan's two scratch fields where it runs,
-  // in and out on the host beside a device run.
-  double row_bytes = sizeof(T);
-  for (int d = 0; d < Dim; ++d)
-    if (d != l.split) row_bytes *= static_cast<double>(l.n[d] + 2 * ghost + (d == 0 ? 128 / sizeof(T) : 0));
   const bool device = space == mesh::MemorySpace::device;
-  const double given = request.arguments.buffer_mb * (1 << 20);
-  auto rows_within = [&](double budget, int fields) {
-    return std::max<Index>(1, static_cast<Index>(budget / (fields * row_bytes)) - 2 * ghost);
-  };
-  Index chunk = rows_within(given > 0 ? given : host_budget_bytes, device ? 2 : 4);
+  double device_share = 0;  // of the GPU's free memory, per rank
   if (device) {
     // Ranks of a node may share its GPU (the filter allows it): each takes its share of what is free.
     MPI_Comm node;
@@ -123,23 +129,44 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
     int node_ranks = 1;
     GRIDFLOW_MPI_CHECK(MPI_Comm_size(node, &node_ranks));
     GRIDFLOW_MPI_CHECK(MPI_Comm_free(&node));
-    const double free = device_budget_share * static_cast<double>(mesh::current_gpu_memory().free_bytes) / node_ranks;
-    chunk = std::min(chunk, rows_within(given > 0 ? given : free, 4));
+    device_share = device_budget_share * static_cast<double>(mesh::current_gpu_memory().free_bytes) / node_ranks;
   }
-  chunk = std::min<Index>(chunk, std::max<Index>(1, (l.rows() + ranks - 1) / ranks));
-  long long chunk_rows = chunk;
-  GRIDFLOW_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &chunk_rows, 1, MPI_LONG_LONG, MPI_MIN, comm));
-  chunk = chunk_rows;
+  // Chunk rows from the memory budget for a ghost width: in, out and the plan's two scratch
+  // fields where it runs, in and out on the host beside a device run. The same on every rank.
+  auto chunk_rows_for = [&](int ghost) {
+    double row_bytes = sizeof(T);
+    for (int d = 0; d < Dim; ++d)
+      if (d != l.split) row_bytes *= static_cast<double>(l.n[d] + 2 * ghost + (d == 0 ? 128 / sizeof(T) : 0));
+    const double given = request.arguments.buffer_mb * (1 << 20);
+    auto rows_within = [&](double budget, int fields) {
+      return std::max<Index>(1, static_cast<Index>(budget / (fields * row_bytes)) - 2 * ghost);
+    };
+    Index rows = rows_within(given > 0 ? given : host_budget_bytes, device ? 2 : 4);
+    if (device) rows = std::min(rows, rows_within(given > 0 ? given : device_share, 4));
+    long long chunk_rows = std::min<Index>(rows, std::max<Index>(1, (l.rows() + ranks - 1) / ranks));
+    GRIDFLOW_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &chunk_rows, 1, MPI_LONG_LONG, MPI_MIN, comm));
+    return static_cast<Index>(chunk_rows);
+  };
+  // The tuner times every rank on the first chunk's shape; the variant it chooses (the FFT one
+  // reads whole tiles) sets the ghost rows each chunk reads, and so the chunk.
+  const Index first_chunk = chunk_rows_for(reach);
+  std::optional<mesh::Stream> stream;
+  if (device) stream.emplace();
+  const auto tuning = autotune::choose_filter_tunables(plan, l.rows_box(0, std::min(first_chunk, l.rows()) - 1), space,
+                                                       device ? stream->get() : nullptr, decomposed_method(request.method, request.boundary.mode),
+                                                       request.tuning, comm);
+  FilterRunReport report;
+  report.tuning = tuning_line(tuning, space);
+  plan.set_tunables(tuning.chosen);
+  const int ghost = plan.reach();
+  const Index chunk = ghost == reach ? first_chunk : chunk_rows_for(ghost);
 
   const Index lo = l.rows() * rank / ranks, hi = l.rows() * (rank + 1) / ranks - 1;
   long long steps = (hi - lo + 1 + chunk - 1) / chunk;
   GRIDFLOW_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &steps, 1, MPI_LONG_LONG, MPI_MAX, comm));
 
-  FilterRunReport report;
   report.chunks = steps;
   report.chunk_rows = chunk;
-  std::optional<mesh::Stream> stream;
-  if (device) stream.emplace();
   ChunkProgress progress(steps, rank == 0);
   T idle{};  // what a rank with nothing to move hands to a collective transfer
   for (long long step = 0; step < steps; ++step) {

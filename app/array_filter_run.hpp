@@ -22,6 +22,7 @@ struct FilterRunReport {
   long long chunks = 0;            ///< collective chunk steps
   long long chunk_rows = 0;        ///< indices of the first axis per chunk and rank
   std::string kernel_path;         ///< FilterPlan::path() of the last chunk
+  std::string tuning;              ///< the tuner's choice and how it was made; empty without a choice
 };
 
 /// Collective: filters the reader's dataset into the writer's, in `space` (device: the GPU already

@@ -31,15 +31,17 @@ void require_finite_filtered(const mesh::Field<T, Dim>& filtered, const mesh::De
                    "its field holds NaN or infinite values); the files written before this output are complete");
 }
 
-/// Each block's source is added to `output`'s field sources (its dataset named by the block);
-/// the caller keeps the returned sources alive as long as `output` writes.
+/// Collective. Each block's source is added to `output`'s field sources (its dataset named by the
+/// block); the caller keeps the returned sources alive as long as `output` writes. The filters
+/// are tuned under `tuning` (the run's [tuning] options) at their first output.
 template <class T, int Dim>
 std::vector<std::unique_ptr<InsituFieldSource<T, Dim>>> attach_filters(FieldOutput<T, Dim>& output,
                                                                        const mesh::Decomposition<Dim>& decomposition,
-                                                                       const std::vector<FilterBlock<Dim>>& blocks, StreamHandle stream) {
+                                                                       const std::vector<FilterBlock<Dim>>& blocks, StreamHandle stream,
+                                                                       const autotune::TuningOptions& tuning) {
   std::vector<std::unique_ptr<InsituFieldSource<T, Dim>>> sources;
   for (const auto& block : blocks) {
-    if (block.kind != "whiten") sources.push_back(std::make_unique<InsituFilter<T, Dim>>(decomposition, block, stream));
+    if (block.kind != "whiten") sources.push_back(std::make_unique<InsituFilter<T, Dim>>(decomposition, block, stream, tuning));
     else if constexpr (Dim == 2) sources.push_back(std::make_unique<InsituWhiten<T>>(decomposition, block, stream));
     else throw Error("filter '" + block.name + "': whiten takes 2D frames");
     output.add_fields([s = sources.back().get(), &decomposition](const FieldAccess<T, Dim>& fields) {

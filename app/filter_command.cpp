@@ -18,7 +18,8 @@ namespace gridflow::app {
 namespace {
 
 const char* const options_with_values[] = {"--dataset", "--out",    "--filter", "--mode",   "--cval",   "--size",     "--sigma",
-                                           "--truncate", "--weights", "--memory", "--ridge", "--device", "--buffer-mb"};
+                                           "--truncate", "--weights", "--memory", "--ridge", "--device", "--buffer-mb",
+                                           "--method",   "--tune",    "--tuning-cache"};
 
 /// `device=gpu` as in decks; nothing else is a setting of this command.
 void apply_settings(const std::vector<std::string>& settings, FilterArguments& a) {
@@ -76,6 +77,11 @@ CLI::App* add_filter_subcommand(CLI::App& app, FilterArguments& a, std::vector<s
   f->add_option("--ridge", a.ridge, "whiten: regularisation of the least-squares weights (default 1e-6)");
   f->add_flag("--frames", a.frames, "the first axis is time: filter each frame separately (implied by whiten)");
   f->add_option("--device", a.device, "cpu, gpu, or auto (default: the GPU where every rank has one)");
+  f->add_option("--method", a.method, "mean, gaussian, correlate: direct (default: sums in scipy's order, the same bits on any device "
+                                     "and rank count), fft (FFT tiles: equal to rounding) or auto (the faster, measured)");
+  f->add_option("--tune", a.tune, "online (default: measure the variants where there is a choice, once per shape and device; the "
+                                 "winner is cached), cached (the cache's choice or the defaults) or off");
+  f->add_option("--tuning-cache", a.tuning_cache, "the tuning cache file, as tuning.cache in decks");
   f->add_option("--buffer-mb", a.buffer_mb, "memory for one chunk of values per rank, in MiB (default: 1 GiB on the host, half "
                                             "the free GPU memory)");
   return f;
@@ -114,6 +120,7 @@ int run_filter_command(const CLI::App& sub, FilterArguments a, const std::vector
   const FilterRunReport r = a.kind == "whiten" ? run_whiten(request, reader, writer, space, comm)
                                                 : run_array_filter(request, reader, writer, space, comm);
   writer.commit();
+  if (rank == 0 && !r.tuning.empty()) std::printf("gridflow filter: tuned: %s\n", r.tuning.c_str());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rank == 0) {
     std::printf("gridflow filter: %.3f s on %d rank%s, %s (%s), %lld chunk%s of %lld along axis 0 per rank: read %.3f s, copy %.3f s, "

@@ -120,6 +120,21 @@ FilterRequest make_filter_request(const FilterArguments& a, MPI_Comm comm) {
   r.boundary.cval = a.cval;
   if (a.device != "cpu" && a.device != "gpu" && a.device != "auto") refuse("--device '" + a.device + "'", "one of cpu, gpu, auto");
   if (a.given.count("--buffer-mb") && !(a.buffer_mb > 0)) refuse("--buffer-mb", "must be > 0");
+  for (const char* option : {"--method", "--tune", "--tuning-cache"})
+    if (a.kind == "whiten" && a.given.count(option)) refuse(option, "whiten has one method (the tuner chooses nothing for it)");
+  try {
+    r.method = autotune::parse_filter_method(a.method);
+  } catch (const Error&) {
+    refuse("--method '" + a.method + "'", "one of direct, fft, auto");
+  }
+  if (r.method == autotune::FilterMethod::fft && r.boundary.mode == kf::BoundaryMode::wrap)
+    refuse("--method fft", "does not take --mode wrap (its tiles would read rows beyond the neighbours'); use --method direct or auto");
+  if (a.tune == "online") r.tuning.mode = autotune::TuningMode::online;
+  else if (a.tune == "cached") r.tuning.mode = autotune::TuningMode::cached;
+  else if (a.tune == "off") r.tuning.mode = autotune::TuningMode::off;
+  else refuse("--tune '" + a.tune + "'", "one of online, cached, off");
+  if (a.given.count("--tuning-cache") && a.tuning_cache.empty()) refuse("--tuning-cache", "must name a file");
+  r.tuning.cache = a.tuning_cache;
   if (a.kind == "whiten") {
     if (a.memory < 1) refuse("--memory " + std::to_string(a.memory), "must be >= 1 (the frames each prediction uses)");
     if (a.memory > kf::max_whiten_memory)

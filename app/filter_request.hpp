@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "autotune/filter_tuning.hpp"
+#include "autotune/tuning_options.hpp"
 #include "io/array_dataset.hpp"
 #include "kernels/filter/boundary_mode.hpp"
 #include "kernels/filter/filter_weights.hpp"
@@ -31,6 +33,9 @@ struct FilterArguments {
   bool frames = false;
   std::string device = "auto";   ///< cpu, gpu, auto
   double buffer_mb = 0;          ///< memory for one chunk of values; 0: chosen from what is free
+  std::string method = "direct"; ///< mean, gaussian, correlate: direct, fft or auto (autotune/filter_tuning.hpp)
+  std::string tune = "online";   ///< tuning.mode as in decks: online, cached, off
+  std::string tuning_cache;      ///< tuning.cache as in decks; empty: the default cache
   std::set<std::string> given;
 };
 
@@ -40,6 +45,8 @@ struct FilterRequest {
   bool frames = false;
   int spatial_rank = 0;          ///< dataset rank, less the time axis with frames
   kernels::filter::Boundary boundary;
+  autotune::FilterMethod method = autotune::FilterMethod::direct;
+  autotune::TuningOptions tuning;  ///< mode and cache from --tune and --tuning-cache
   /// Separable filters: the weights along each spatial axis (numpy order). Full (correlate): the
   /// weight array's shape (numpy order) and values (C order).
   bool separable = true;

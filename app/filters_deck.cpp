@@ -93,6 +93,10 @@ void check_name(const std::string& key, const std::string& name, const std::vect
 
 }  // namespace
 
+autotune::FilterMethod decomposed_method(autotune::FilterMethod method, kf::BoundaryMode mode) {
+  return mode == kf::BoundaryMode::wrap ? autotune::FilterMethod::direct : method;
+}
+
 const std::vector<std::string>& reserved_output_names() {
   static const std::vector<std::string> names{"Info", "Input", "spectrum"};
   return names;
@@ -123,6 +127,11 @@ std::vector<FilterBlock<Dim>> read_filters(Deck& deck, const std::vector<std::st
     if (f.boundary.mode == kf::BoundaryMode::constant) f.boundary.cval = deck.number(block + ".cval", 0.0);
     else if (deck.has(block + ".cval"))
       refuse(block + ".cval", "only mode = \"constant\" reads a cval (this block's mode is '" + mode + "')");
+
+    f.method = autotune::parse_filter_method(deck.string(block + ".method", std::string("direct"), {"direct", "fft", "auto"}));
+    if (f.method == autotune::FilterMethod::fft && f.boundary.mode == kf::BoundaryMode::wrap)
+      refuse(block + ".method", std::string("the fft method does not take mode = \"wrap\" in situ (its tiles would read the far end ") +
+                                    "of the grid on every rank); use method = \"direct\" or \"auto\"");
 
     if (f.kind == "mean") f.weights = mean_block<Dim>(deck, block);
     else if (f.kind == "gaussian") f.weights = gaussian_block<Dim>(deck, block);

@@ -15,6 +15,11 @@
 //   size = [3, 3]         # mean: points per axis, x first, 1..65
 //   shape = [3, 3]        # correlate: weights per axis, x first
 //   weights = [...]       # correlate: shape[0] * shape[1] (* shape[2]) numbers, x fastest
+//   method = "direct"     # direct | fft | auto (autotune/filter_tuning.hpp): direct sums, bitwise
+//                         # as the reference on any device and rank count; the FFT variant with
+//                         # its default tiles (equal to rounding, bitwise on any rank count; not
+//                         # with mode wrap); or the fastest candidate of either as the tuner
+//                         # measures it under [tuning] (FFT ones not with mode wrap)
 //   memory = 20           # whiten: output frames remembered, 1..64
 //   ridge = 1e-6          # whiten: ridge of the least squares, relative to its mean diagonal
 //
@@ -24,6 +29,7 @@
 #include <vector>
 
 #include "app/deck.hpp"
+#include "autotune/filter_tuning.hpp"
 #include "kernels/filter/boundary_mode.hpp"
 #include "kernels/filter/filter_weights.hpp"
 #include "kernels/filter/whiten.hpp"
@@ -39,8 +45,15 @@ struct FilterBlock {
   std::string name;   ///< the dataset it writes
   kernels::filter::FilterWeights<Dim> weights;
   kernels::filter::Boundary boundary;
+  autotune::FilterMethod method = autotune::FilterMethod::direct;  ///< which variants the tuner may choose
   kernels::filter::WhitenParams whiten;  ///< kind whiten only
 };
+
+/// The method a decomposed filter (in situ, or `gridflow filter` over ranks and chunks) runs:
+/// `auto` with mode wrap leaves the FFT variant out, as `fft` with wrap is refused: a decomposed
+/// wrap filter reads an array widened by its periodic ghosts, whose FFT tiles would reach the
+/// widened array's far end, which no rank holds.
+autotune::FilterMethod decomposed_method(autotune::FilterMethod method, kernels::filter::BoundaryMode mode);
 
 /// Dataset names a filter may not take besides the run's fields: the output files' groups.
 const std::vector<std::string>& reserved_output_names();

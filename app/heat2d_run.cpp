@@ -128,7 +128,7 @@ int run(const solver::HeatConfig& config, const DiagnosticsConfig& diagnostics,
       deck.used_attributes(), wall_start);
   output.add_run_attributes(ghost_width.attributes());  // before the tuning: requested and allocated
   const auto spectra = attach_spectra(output, decomposition, diagnostics);
-  const auto insitu_filters = attach_filters<T, 2>(output, decomposition, filters, stream);
+  const auto insitu_filters = attach_filters<T, 2>(output, decomposition, filters, stream, config.run.tuning);
   // Step 0 is written before the tuning takes steps. When the tuning chooses the device that
   // /Info names, the file waits for the choice and step 0 waits in a host copy (a small grid).
   const bool step0_waits = !restart && device_tuned && every > 0 && config.run.output_enabled;

@@ -10,10 +10,16 @@
 // array values (kernels/filter/correlate.hpp). Each output point then sees exactly the values the
 // whole-array filter sees, so the result is bitwise independent of the rank count. The solver's
 // fields are only read. Exchanges go over MPI (host-staged for device fields): outputs are rare.
+//
+// How the filter runs is chosen at its first output in a memory space by the tuner
+// (autotune/filter_tuning.hpp), among the variants the block's method allows, under the run's
+// [tuning] options; the FFT variant reads whole tiles, so its input then has a deeper ghost layer
+// (the exchange fills any width, from ranks several steps away where boxes are narrow).
 #include <memory>
 
 #include "app/filters_deck.hpp"
 #include "app/insitu_field_source.hpp"
+#include "autotune/tuning_options.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
@@ -23,10 +29,11 @@ namespace gridflow::app {
 template <class T, int Dim>
 class InsituFilter final : public InsituFieldSource<T, Dim> {
  public:
-  /// Plans nothing yet: the exchanges and fields of a memory space are built at its first apply.
-  /// Device work is queued on `stream` (the run's). Throws Error for a block whose radius
+  /// Plans nothing yet: the tuning, exchanges and fields of a memory space are made at its first
+  /// apply. Device work is queued on `stream` (the run's). Throws Error for a block whose radius
   /// exceeds an axis (read_filters refuses those first).
-  InsituFilter(const mesh::Decomposition<Dim>& decomposition, FilterBlock<Dim> block, StreamHandle stream);
+  InsituFilter(const mesh::Decomposition<Dim>& decomposition, FilterBlock<Dim> block, StreamHandle stream,
+               autotune::TuningOptions tuning = {});
   ~InsituFilter();
   InsituFilter(const InsituFilter&) = delete;
   InsituFilter& operator=(const InsituFilter&) = delete;
@@ -38,8 +45,10 @@ class InsituFilter final : public InsituFieldSource<T, Dim> {
   const mesh::Field<T, Dim>& apply(const mesh::Field<T, Dim>& source) override;
 
   const FilterBlock<Dim>& block() const override { return m_block; }
-  /// The ghost width the filter input has: the largest reach over axes and sides.
+  /// The filter's largest reach over axes and sides (the FFT variant's input reads deeper).
   int reach() const { return m_reach; }
+  /// What the last apply in `space` ran (FilterPlan::path()); "none" before the first.
+  const char* path(mesh::MemorySpace space) const;
 
  private:
   struct Work;  // the input and output fields, exchange and plan of one memory space
@@ -48,6 +57,7 @@ class InsituFilter final : public InsituFieldSource<T, Dim> {
   const mesh::Decomposition<Dim>& m_decomposition;
   FilterBlock<Dim> m_block;
   StreamHandle m_stream;
+  autotune::TuningOptions m_tuning;
   int m_reach = 0;
   std::unique_ptr<Work> m_host_work, m_device_work;
   std::unique_ptr<mesh::Field<T, Dim>> m_host_result;  // device results copied here

@@ -161,7 +161,7 @@ int run(const solver::PoissonConfig& config, const DiagnosticsConfig& diagnostic
       deck.used_attributes(), wall_start);
   output.add_datasets([&](std::int64_t, const FieldAccess<T, 3>&) { return residual_history_datasets(stepping.report()); });
   const auto spectra = attach_spectra(output, d, diagnostics);
-  const auto insitu_filters = attach_filters<T, 3>(output, d, filters, stream);
+  const auto insitu_filters = attach_filters<T, 3>(output, d, filters, stream, config.run.tuning);
   SolveOutcomeLine<T> outcome_line(stepping, solver->name(), error ? &*error : nullptr, root);
   ResidualCsv<T> csv(stepping, config.run.output_dir, config.run.output_name, root);
   SolveCheck<T> solve_check(stepping, solver->name(), config);

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "app/insitu_filter.hpp"
+#include "autotune/filter_tuning.hpp"
 #include "filter_test_cases.hpp"
 #include "mesh/decomposition.hpp"
 #include "typed_cases.hpp"
@@ -69,12 +70,26 @@ std::vector<kernels::filter::FilterWeights<Dim>> short_axis_cases() {
   return {kernels::filter::mean_filter<Dim>(per_axis<Dim>({21, 3, 4}))};
 }
 
+/// A grid of several default FFT tiles per axis for the filter cases' lengths (79 x 58, or 35 x 30 x 25
+/// points), so that tiles straddle rank boundaries.
+template <int Dim>
+mesh::Grid<Dim> insitu_fft_test_grid() {
+  mesh::Grid<Dim> g;
+  for (int d = 0; d < Dim; ++d) {
+    g.n[d] = Dim == 2 ? 78 - 21 * d : 34 - 5 * d;
+    g.length[d] = 1.0;
+  }
+  return g;
+}
+
 /// For every filter case and mode: the in-situ filter of the decomposed field in `space` equals
 /// the host filter of the whole array bitwise on this rank's points, twice in a row (the second
-/// apply reuses the exchanges), and leaves the source field as it was.
+/// apply reuses the exchanges), and leaves the source field as it was. With method fft the
+/// whole-array filter is the FFT variant with its default tunables, and mode wrap is left out.
 template <class T, int Dim>
 void expect_insitu_equals_whole_array(mesh::MemorySpace space, StreamHandle stream, const mesh::Grid<Dim>& grid = insitu_test_grid<Dim>(),
-                                      const std::vector<kernels::filter::FilterWeights<Dim>>& cases = filter_cases<Dim>()) {
+                                      const std::vector<kernels::filter::FilterWeights<Dim>>& cases = filter_cases<Dim>(),
+                                      autotune::FilterMethod method = autotune::FilterMethod::direct) {
   const mesh::Decomposition<Dim> d(grid, MPI_COMM_WORLD);
   const mesh::Box<Dim> global = grid.points();
   const Dense input = random_dense({grid.n[0] + 1, grid.n[1] + 1, Dim == 3 ? grid.n[Dim - 1] + 1 : 1}, 11);
@@ -86,11 +101,18 @@ void expect_insitu_equals_whole_array(mesh::MemorySpace space, StreamHandle stre
   before.copy_from(source);
   for (const auto& w : cases)
     for (const auto& b : boundary_cases()) {
-      kernels::filter::FilterPlan<T, Dim>(w, b, global).apply(whole_in, whole_out, global, nullptr);
-      app::InsituFilter<T, Dim> filter(d, {"test", "u", "u_test", w, b, {}}, stream);
+      if (method == autotune::FilterMethod::fft && b.mode == kernels::filter::BoundaryMode::wrap) continue;
+      const auto tunables = method == autotune::FilterMethod::fft
+                                ? autotune::filter_tuning_candidates<Dim>(w, Dim, mesh::MemorySpace::host, method).at(0)
+                                : kernels::filter::FilterTunables::defaults_for(Dim);
+      kernels::filter::FilterPlan<T, Dim>(w, b, global, tunables).apply(whole_in, whole_out, global, nullptr);
+      autotune::TuningOptions tuning;
+      tuning.mode = autotune::TuningMode::off;
+      app::InsituFilter<T, Dim> filter(d, {"test", "u", "u_test", w, b, method, {}}, stream, tuning);
       for (int round = 0; round < 2; ++round) {
         const mesh::Field<T, Dim>& got = filter.apply(source);
         ASSERT_EQ(got.space(), mesh::MemorySpace::host);
+        if (method == autotune::FilterMethod::fft) EXPECT_NE(std::string(filter.path(space)).find("fft"), std::string::npos);
         const auto differ = bit_difference(got, whole_out, d.owned());
         EXPECT_EQ(differ.count, 0u) << describe<Dim>(w, b) << ", round " << round << ", rank " << d.rank() << " of " << d.size()
                                     << ", owned " << d.owned() << ":" << differ.first;

@@ -32,6 +32,7 @@ COMMON = {
     "diagnostics[0].kind": "choice",
     "diagnostics[0].field": "choice",
     "diagnostics[0].every": "int",
+    "filters[0].method": "choice",
 }
 
 HEAT2D = dict(COMMON, **{
@@ -88,6 +89,7 @@ CHOICES = {
     "tuning.strategy": ["auto", "exhaustive", "local"],
     "diagnostics[0].kind": ["spectrum"],
     "diagnostics[0].field": ["u"],
+    "filters[0].method": ["direct", "fft", "auto"],
     "solver": ["jacobi", "multigrid", "spectral", "cg-mg"],
     "multigrid.cycle": ["V", "F"],
     "multigrid.smoother": ["jacobi", "rbgs"],

@@ -19,7 +19,7 @@ BASES = {
                "--frames"],
 }
 OPTIONS = ["--dataset", "--out", "--filter", "--size", "--sigma", "--truncate", "--weights", "--memory", "--ridge",
-           "--mode", "--frames"]
+           "--mode", "--method", "--tune", "--frames"]
 NUMBER_OPTIONS = {"--size": "int", "--sigma": "number", "--truncate": "number", "--memory": "int", "--ridge": "number"}
 INPUT_FILES = ["field.h5", "frames.h5", "weights.h5", "truncated.h5", "not_hdf5.h5", "empty.h5", "nan.h5",
                "ints.h5", "shapes.h5", "missing.h5", ".", "field.h5/u", "field.h5:u"]
@@ -92,6 +92,10 @@ def _option_value(rng, option):
         return rng.choice(WEIGHT_SPECS)
     if option == "--mode":
         return rng.choice(["reflect", "constant", "nearest", "mirror", "wrap", "", "zero", "REFLECT", "x" * 1000])
+    if option == "--method":
+        return rng.choice(["direct", "fft", "auto", "", "FFT", "fft "])
+    if option == "--tune":
+        return rng.choice(["online", "cached", "off", "", "on"])
     return None
 
 

@@ -4,7 +4,8 @@ real executable (--device gpu: the device path, exit status 77 where no GPU is v
 
 PART:
   scipy   1D, 2D and 3D float64 data, every built-in (mean, gaussian, correlate with weights from a
-          file), every mode, --frames, against scipy.ndimage (max relative difference < 1e-12);
+          file), every mode, --frames, --method fft and auto, against scipy.ndimage (max relative
+          difference < 1e-12);
           float32 kept (and close to scipy), integers in -> float64 out.
   ranks   1, 2 and 3 ranks, and chunks of a few rows (--buffer-mb), give bitwise equal files.
   whiten  a star field moved by known shifts: the shifts written, frame 0 unchanged, the sky removed;
@@ -50,12 +51,14 @@ def write_inputs(folder):
         f["uint8"] = rng.integers(0, 255, (40,)).astype(np.uint8)
         f["two_rows"] = rng.uniform(-1, 1, (2, 30))
         f["d4"] = np.zeros((2, 2, 2, 2))
+        f["big2"] = rng.uniform(-1, 1, (150, 131))
     with h5py.File(os.path.join(folder, "weights.h5"), "w") as f:
         f["w1"] = rng.uniform(-1, 1, 4)
         f["w2"] = rng.uniform(-1, 1, (3, 4))
         f["w3"] = rng.uniform(-1, 1, (3, 4, 2))
         f["deep/w2"] = rng.uniform(-1, 1, (2, 5))
         f["tall"] = rng.uniform(-1, 1, (6, 3))
+        f["w9"] = rng.uniform(-1, 1, (9, 8))
 
 
 def scipy_cases():
@@ -80,6 +83,19 @@ def scipy_cases():
     cases.append(("float32", "single", ["--filter", "gaussian", "--sigma", "1.2,0.9"]))
     cases.append(("int16", "int16", ["--filter", "mean", "--size", "3", "--mode", "constant", "--cval", "7"]))
     cases.append(("uint8", "uint8", ["--filter", "gaussian", "--sigma", "2", "--mode", "wrap"]))
+    # The FFT variant (--method fft; auto may choose it): every non-wrap mode, tiles of the default
+    # size and larger filters over several of them.
+    for mode, cval in MODES[:-1]:
+        m = ["--mode", mode] + (["--cval", str(cval)] if cval else [])
+        tag = "%s%s" % (mode, "_c" if cval else "")
+        cases.append(("fft_gauss1d_" + tag, "d1", ["--filter", "gaussian", "--sigma", "4", "--method", "fft"] + m))
+        cases.append(("fft_corr2d_" + tag, "group/d2", ["--filter", "correlate", "--weights", "weights.h5:/w2", "--method", "fft"] + m))
+        cases.append(("fft_mean3d_" + tag, "d3", ["--filter", "mean", "--size", "3,4,5", "--method", "fft"] + m))
+        cases.append(("fft_big2d_" + tag, "big2", ["--filter", "correlate", "--weights", "weights.h5:/w9", "--method", "fft"] + m))
+    cases.append(("fft_frames2", "frames2", ["--filter", "gaussian", "--sigma", "1.5", "--method", "fft", "--frames"]))
+    cases.append(("fft_float32", "single", ["--filter", "gaussian", "--sigma", "3", "--method", "fft"]))
+    cases.append(("auto_big2d", "big2", ["--filter", "gaussian", "--sigma", "6", "--method", "auto"]))
+    cases.append(("auto_wrap", "big2", ["--filter", "gaussian", "--sigma", "6", "--method", "auto", "--mode", "wrap"]))
     return cases
 
 
@@ -190,6 +206,8 @@ RANK_CASES = [
     ("frames_nearest", "frames2", ["--filter", "gaussian", "--sigma", "1", "--mode", "nearest", "--frames"]),
     ("two_rows", "two_rows", ["--filter", "mean", "--size", "2,3"]),
     ("float32_wrap", "single", ["--filter", "gaussian", "--sigma", "2", "--mode", "wrap"]),
+    ("fft_corr2d", "big2", ["--filter", "correlate", "--weights", "weights.h5:/w9", "--method", "fft", "--mode", "mirror"]),
+    ("fft_gauss3d", "d3", ["--filter", "gaussian", "--sigma", "1.0,0.7,1.3", "--method", "fft", "--mode", "constant", "--cval", "0.5"]),
 ]
 
 
@@ -337,6 +355,11 @@ ERROR_CASES = [
     ("out_is_weights", "in.h5", "d1", ["--filter", "correlate", "--weights", "weights.h5:/w1", "--out", "weights.h5"], 1,
      "is an input file of this command"),
     ("out_name_too_long", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--out", "o" * 300 + ".h5"], 2, "file name too long"),
+    ("method_unknown", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--method", "fast"], 1, "--method 'fast': one of direct, fft, auto"),
+    ("method_fft_wrap", "in.h5", "group/d2", ["--filter", "mean", "--size", "3", "--method", "fft", "--mode", "wrap"], 2,
+     "--method fft: does not take --mode wrap"),
+    ("method_whiten", "in.h5", "frames2", ["--filter", "whiten", "--method", "fft"], 1, "--method: whiten has one method"),
+    ("tune_unknown", "in.h5", "d1", ["--filter", "mean", "--size", "3", "--tune", "always"], 1, "--tune 'always': one of online, cached, off"),
 ]
 
 

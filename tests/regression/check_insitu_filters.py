@@ -6,7 +6,8 @@
   check_insitu_filters.py errors  GRIDFLOW MPIEXEC SCRATCH MAX_RANKS   bad blocks: refused, key named, nothing written
 
 heat and poisson run the deck with mean, gaussian and correlate filters in every boundary mode
-(constant with cval 0 and 0.25, nearest, reflect, mirror, wrap) on 1, 2, 3 and 4 ranks (at most
+(constant with cval 0 and 0.25, nearest, reflect, mirror, wrap; gaussian and correlate also with
+method = "fft" in every mode but wrap) on 1, 2, 3 and 4 ranks (at most
 MAX_RANKS) in double, and on 1 and 3 ranks in float. Every file of every run must hold every
 filtered dataset, bit for bit the same at every rank count, equal to scipy.ndimage applied to the
 /u of the same file (max |diff| / max |scipy| < 1e-12 in double, 1e-5 in float), and listed in
@@ -60,14 +61,17 @@ def filter_blocks(dim):
     weights = [round(float(w), 6) for w in rng.uniform(-1, 1, int(np.prod(shape)))]
     text, blocks = "", {}
     for m, (mode, cval) in enumerate(MODES):
-        for kind, params in (("mean", {"size": size}), ("gaussian", {"sigma": sigma, "truncate": 3.0}),
-                             ("correlate", {"shape": shape, "weights": weights})):
-            name = f"{kind}_{mode}{m}"
+        kinds = [("mean", {"size": size}), ("gaussian", {"sigma": sigma, "truncate": 3.0}),
+                 ("correlate", {"shape": shape, "weights": weights})]
+        if mode != "wrap":  # the FFT variant (method = "fft"), bitwise on any rank count too
+            kinds += [("gaussian", {"sigma": sigma, "method": "fft"}), ("correlate", {"shape": shape, "weights": weights, "method": "fft"})]
+        for kind, params in kinds:
+            name = f"{kind}_{mode}{m}" + ("_fft" if "method" in params else "")
             text += f'\n[[filters]]\nkind = "{kind}"\nfield = "u"\nname = "{name}"\nmode = "{mode}"\n'
             if cval is not None:
                 text += f"cval = {cval}\n"
             for key, value in params.items():
-                text += f"{key} = {toml_list(value) if isinstance(value, list) else value}\n"
+                text += f"{key} = {toml_list(value) if isinstance(value, list) else repr(value) if isinstance(value, str) else value}\n"
             blocks[name] = (kind, params, mode, cval or 0.0)
     return text, blocks
 

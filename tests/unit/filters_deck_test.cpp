@@ -143,3 +143,26 @@ TEST(FiltersDeck, BadBlocksAreRefusedNamingTheKey) {
     EXPECT_NE(message.find(c.reason), std::string::npos) << c.text << "\n -> " << message;
   }
 }
+
+TEST(FiltersDeck, MethodIsDirectUnlessTheBlockSaysFftOrAuto) {
+  Deck d = Deck::parse(gaussian + "[[filters]]\nkind = 'mean'\nfield = 'u'\nname = 'm'\nsize = [3, 3]\nmethod = 'auto'\n" +
+                           "[[filters]]\nkind = 'mean'\nfield = 'u'\nname = 'f'\nsize = [3, 3]\nmethod = 'fft'\nmode = 'nearest'\n",
+                       "t.toml");
+  const auto blocks = read_filters<2>(d, {"u"}, grid_2d());
+  EXPECT_NO_THROW(d.require_all_used());
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[0].method, gridflow::autotune::FilterMethod::direct);
+  EXPECT_EQ(blocks[1].method, gridflow::autotune::FilterMethod::automatic);
+  EXPECT_EQ(blocks[2].method, gridflow::autotune::FilterMethod::fft);
+}
+
+TEST(FiltersDeck, AnUnknownMethodOrFftWithWrapIsRefusedNamingTheKey) {
+  const std::string unknown = refusal(gaussian + "method = 'fast'\n");
+  EXPECT_NE(unknown.find("filters[0].method"), std::string::npos) << unknown;
+  const std::string wrap = refusal(gaussian + "method = 'fft'\nmode = 'wrap'\n");
+  EXPECT_NE(wrap.find("filters[0].method"), std::string::npos) << wrap;
+  EXPECT_NE(wrap.find("wrap"), std::string::npos) << wrap;
+  EXPECT_EQ(refusal(gaussian + "method = 'auto'\nmode = 'wrap'\n"), "");
+  const std::string whiten = refusal("[[filters]]\nkind = 'whiten'\nfield = 'u'\nmethod = 'fft'\n");
+  EXPECT_NE(whiten.find("filters[0].method"), std::string::npos) << whiten;
+}
