@@ -20,14 +20,14 @@
 #include "io/mpiio_workaround.hpp"
 #include "mesh/check.hpp"
 #include "mesh/host_threads.hpp"
-#include "app/deck.hpp"
-#include "app/filter_command.hpp"
-#include "app/heat2d_run.hpp"
-#include "app/heat2d_tune.hpp"
-#include "app/poisson3d_run.hpp"
-#include "app/poisson3d_tune.hpp"
-#include "app/run_setup.hpp"
-#include "app/stop_signals.hpp"
+#include "app/deck/deck.hpp"
+#include "app/filter/filter_command.hpp"
+#include "app/run/heat2d_run.hpp"
+#include "app/run/heat2d_tune.hpp"
+#include "app/run/poisson3d_run.hpp"
+#include "app/run/poisson3d_tune.hpp"
+#include "app/run/run_setup.hpp"
+#include "app/loop/stop_signals.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gather_test_support.hpp"
-#include "app/heat2d_deck.hpp"
+#include "app/deck/heat2d_deck.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/heat_solver.hpp"
 

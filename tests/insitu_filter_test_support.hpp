@@ -8,7 +8,7 @@
 
 #include <limits>
 
-#include "app/insitu_filter.hpp"
+#include "app/output/insitu_filter.hpp"
 #include "autotune/filter_tuning.hpp"
 #include "filter_test_cases.hpp"
 #include "mesh/decomposition.hpp"

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "app/insitu_whiten.hpp"
+#include "app/output/insitu_whiten.hpp"
 #include "mesh/decomposition.hpp"
 #include "typed_cases.hpp"
 #include "whiten_test_support.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gather_test_support.hpp"
-#include "app/poisson3d_deck.hpp"
+#include "app/deck/poisson3d_deck.hpp"
 #include "solver/poisson3d_config.hpp"
 #include "solver/poisson_problem.hpp"
 #include "solver/poisson_solver.hpp"

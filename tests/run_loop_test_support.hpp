@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/steppable.hpp"
+#include "app/loop/steppable.hpp"
 #include "mesh/decomposition.hpp"
 #include "mesh/field.hpp"
 #include "mpi_test_support.hpp"

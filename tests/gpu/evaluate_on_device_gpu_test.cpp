@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "app/expression.hpp"
+#include "app/deck/expression.hpp"
 #include "gpu_test_support.hpp"
 #include "heat_test_support.hpp"
 #include "kernels/core/runtime_kernel.hpp"

@@ -15,8 +15,8 @@
 #include "heat_handover_test_support.hpp"
 #include "io/h5_handle.hpp"
 #include "mesh/device.hpp"
-#include "app/deck.hpp"
-#include "app/heat2d_run.hpp"
+#include "app/deck/deck.hpp"
+#include "app/run/heat2d_run.hpp"
 
 namespace {
 

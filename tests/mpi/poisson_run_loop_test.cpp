@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "app/poisson_stepping.hpp"
-#include "app/residual_progress.hpp"
-#include "app/run_loop.hpp"
+#include "app/loop/poisson_stepping.hpp"
+#include "app/loop/residual_progress.hpp"
+#include "app/loop/run_loop.hpp"
 #include "jacobi_tuning_test_support.hpp"  // solve_differences
 #include "multigrid_test_support.hpp"
 #include "mpi_test_support.hpp"

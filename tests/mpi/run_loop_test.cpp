@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/run_loop.hpp"
+#include "app/loop/run_loop.hpp"
 #include "mesh/check.hpp"
 #include "mpi_test_support.hpp"
 #include "run_loop_test_support.hpp"

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "app/field_output.hpp"
-#include "app/finite_check.hpp"
-#include "app/phase_table.hpp"
-#include "app/run_loop.hpp"
-#include "app/step_progress.hpp"
+#include "app/output/field_output.hpp"
+#include "app/loop/finite_check.hpp"
+#include "app/output/phase_table.hpp"
+#include "app/loop/run_loop.hpp"
+#include "app/loop/step_progress.hpp"
 #include "kernels/core/non_finite_flag.hpp"
 #include "mesh/check.hpp"
 #include "mpi_test_support.hpp"

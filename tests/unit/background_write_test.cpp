@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "app/background_write.hpp"
+#include "app/output/background_write.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::app {

@@ -1,8 +1,8 @@
 // The durations and [checkpoint] / run.* keys a user writes, and those Slurm and PBS print.
 #include <gtest/gtest.h>
 
-#include "app/checkpoint_options.hpp"
-#include "app/duration.hpp"
+#include "app/deck/checkpoint_options.hpp"
+#include "app/deck/duration.hpp"
 #include "mesh/check.hpp"
 
 using gridflow::InputError;

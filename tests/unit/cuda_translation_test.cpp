@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app/cuda_translation.hpp"
-#include "app/expression.hpp"
+#include "app/deck/cuda_translation.hpp"
+#include "app/deck/expression.hpp"
 #include "solver/evaluate_on_device.hpp"
 
 using gridflow::app::cuda_literal;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "mesh/check.hpp"
-#include "app/deck.hpp"
+#include "app/deck/deck.hpp"
 
 using gridflow::InputError;
 using gridflow::app::Deck;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "app/ghost_width_report.hpp"
+#include "app/output/ghost_width_report.hpp"
 #include "mesh/check.hpp"
 #include "solver/deep_halo.hpp"
 #include "solver/ghost_width_plan.hpp"

@@ -2,8 +2,8 @@
 // the command line, and every bad block refused with its key (diagnostics[i].name) and the reason.
 #include <gtest/gtest.h>
 
-#include "app/deck.hpp"
-#include "app/diagnostics_deck.hpp"
+#include "app/deck/deck.hpp"
+#include "app/deck/diagnostics_deck.hpp"
 #include "mesh/check.hpp"
 
 using gridflow::InputError;

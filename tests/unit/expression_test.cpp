@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "mesh/check.hpp"
-#include "app/expression.hpp"
+#include "app/deck/expression.hpp"
 #include "solver/evaluate_on_box.hpp"
 
 using gridflow::app::Expression;

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "app/deck.hpp"
-#include "app/filters_deck.hpp"
+#include "app/deck/deck.hpp"
+#include "app/deck/filters_deck.hpp"
 #include "mesh/check.hpp"
 
 using gridflow::InputError;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "app/heat2d_deck.hpp"
+#include "app/deck/heat2d_deck.hpp"
 #include "mesh/check.hpp"
 #include "solver/heat2d_config.hpp"
 

@@ -2,7 +2,7 @@
 // what mesh::Field allocates, and each solver's estimate counts its arrays in those units.
 #include <gtest/gtest.h>
 
-#include "app/memory_check.hpp"
+#include "app/run/memory_check.hpp"
 #include "mesh/field.hpp"
 #include "solver/heat2d_config.hpp"
 #include "solver/memory_need.hpp"

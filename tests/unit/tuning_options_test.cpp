@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "app/run_options_deck.hpp"
-#include "app/tuning_options_deck.hpp"
+#include "app/deck/run_options_deck.hpp"
+#include "app/deck/tuning_options_deck.hpp"
 #include "mesh/check.hpp"
 #include "solver/run_options.hpp"
 #include "autotune/tuning_options.hpp"
