@@ -84,6 +84,18 @@ std::vector<FilterTunables> filter_tuning_candidates(const kf::FilterWeights<Dim
   return unique;
 }
 
+std::string describe(const FilterTuning& tuning, mesh::MemorySpace space) {
+  if (tuning.candidates < 2) return "";
+  const auto& report = tuning.outcome.report;
+  std::ostringstream os;
+  os << filter_candidate_label(tuning.chosen, space) << " (";
+  if (!report) os << tuning.outcome.note;
+  else if (report->from_cache) os << "from the tuning cache";
+  else os << "measured " << report->evaluations << " of " << tuning.candidates << " candidates in " << report->wall_s << " s";
+  os << ')';
+  return os.str();
+}
+
 SearchSpace filter_space(const std::vector<FilterTunables>& candidates, mesh::MemorySpace space) {
   GRIDFLOW_REQUIRE(!candidates.empty(), "a filter search space needs at least one candidate");
   std::vector<std::string> labels;

@@ -76,6 +76,10 @@ struct FilterTuning {
   std::size_t candidates = 0;              ///< how many there were (1: nothing to choose)
 };
 
+/// "<chosen label> (measured N of M candidates in S s)", "(from the tuning cache)" or "(<why
+/// nothing was measured>)"; empty where there was one candidate, nothing to choose.
+std::string describe(const FilterTuning& tuning, mesh::MemorySpace space);
+
 /// Collective over `comm` (MPI_COMM_SELF for one process): every rank passes the same filter
 /// (`plan`'s weights, boundary and global box; its tunables are not read), method and options,
 /// and its own `update` box (the candidates are timed on a corner of it where it is large: 2^18

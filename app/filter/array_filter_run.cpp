@@ -4,7 +4,6 @@
 #include <array>
 #include <chrono>
 #include <optional>
-#include <sstream>
 
 #include "app/filter/chunk_progress.hpp"
 #include "app/deck/filters_deck.hpp"
@@ -91,19 +90,6 @@ std::array<RowRun, 3> runs_for(Index a, Index b, Index rows, bool wrap) {
           run(std::max(a, rows), b, -rows)};
 }
 
-/// "filter_cuda(ring,...) (measured 91 of 91 candidates in 1.2 s)"; empty when there was no choice.
-std::string tuning_line(const autotune::FilterTuning& tuning, mesh::MemorySpace space) {
-  if (tuning.candidates < 2) return "";
-  const auto& report = tuning.outcome.report;
-  std::ostringstream os;
-  os << autotune::filter_candidate_label(tuning.chosen, space) << " (";
-  if (!report) os << tuning.outcome.note;
-  else if (report->from_cache) os << "from the tuning cache";
-  else os << "measured " << report->evaluations << " of " << tuning.candidates << " candidates in " << report->wall_s << " s";
-  os << ')';
-  return os.str();
-}
-
 template <class T, int Dim>
 FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& reader, io::ArrayWriter& writer, mesh::MemorySpace space,
                           MPI_Comm comm) {
@@ -156,7 +142,7 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
                                                        device ? stream->get() : nullptr, decomposed_method(request.method, request.boundary.mode),
                                                        request.tuning, comm);
   FilterRunReport report;
-  report.tuning = tuning_line(tuning, space);
+  report.tuning = autotune::describe(tuning, space);
   plan.set_tunables(tuning.chosen);
   const int ghost = plan.reach();
   const Index chunk = ghost == reach ? first_chunk : chunk_rows_for(ghost);

@@ -1,9 +1,10 @@
 #include "app/output/insitu_filter.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <array>
+#include <cstdio>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "app/output/periodic_ghosts.hpp"
@@ -83,15 +84,8 @@ typename InsituFilter<T, Dim>::Work& InsituFilter<T, Dim>::work_for(mesh::Memory
   const autotune::FilterMethod method = decomposed_method(m_block.method, m_block.boundary.mode);
   const auto tuning =
       autotune::choose_filter_tunables(prototype, m_decomposition.owned(), space, stream, method, m_tuning, m_decomposition.comm());
-  if (m_decomposition.rank() == 0 && tuning.candidates > 1) {
-    const auto& report = tuning.outcome.report;
-    std::printf("  filter '%s' (method %s): %s (%s)\n", m_block.name.c_str(), autotune::to_string(method).c_str(),
-                autotune::filter_candidate_label(tuning.chosen, space).c_str(),
-                !report                ? tuning.outcome.note.c_str()
-                : report->from_cache ? "from the tuning cache"
-                                       : ("measured " + std::to_string(report->evaluations) + " of " + std::to_string(tuning.candidates) +
-                                          " candidates in " + std::to_string(report->wall_s) + " s")
-                                             .c_str());
+  if (const std::string text = autotune::describe(tuning, space); m_decomposition.rank() == 0 && !text.empty()) {
+    std::printf("  filter '%s' (method %s): %s\n", m_block.name.c_str(), autotune::to_string(method).c_str(), text.c_str());
     std::fflush(stdout);
   }
   work = std::make_unique<Work>(m_decomposition, m_block, tuning.chosen, space, stream);

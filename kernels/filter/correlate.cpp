@@ -25,12 +25,9 @@ struct FilterPlan<T, Dim>::Scratch {
   mesh::Field<T, Dim> fields[2];
   mesh::Buffer device_weights;    // the direct kernels' weights in T
   std::size_t shared_bytes = 0;  // shared memory per block on the device of the first device apply
-  // The FFT variant's transforms: one per separable pass (by axis) or one for full weights (axis
-  // 0), for the space and tunables they were made for.
+  // The FFT variant's transforms for the current tunables: one per separable pass (by axis) or
+  // one for full weights (axis 0).
   std::array<std::unique_ptr<FftCorrelation<T, Dim>>, Dim> fft;
-  mesh::MemorySpace fft_space = mesh::MemorySpace::host;
-  long long fft_tile = -1;
-  bool fft_flow_graph = false;
 };
 
 namespace {
@@ -81,6 +78,8 @@ FilterPlan<T, Dim>::~FilterPlan() = default;
 template <class T, int Dim>
 void FilterPlan<T, Dim>::set_tunables(const FilterTunables& t) {
   check_tunables(t);
+  if (t.fft_tile != m_tunables.fft_tile || t.fft_flow_graph != m_tunables.fft_flow_graph)
+    for (auto& c : m_scratch->fft) c.reset();  // made for the old tiles or library
   m_tunables = t;
 }
 
@@ -283,15 +282,8 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
 
 template <class T, int Dim>
 FftCorrelation<T, Dim>& FilterPlan<T, Dim>::fft_correlation(int axis, mesh::MemorySpace space) {
-  Scratch& s = *m_scratch;
-  if (s.fft_space != space || s.fft_tile != m_tunables.fft_tile || s.fft_flow_graph != m_tunables.fft_flow_graph) {
-    for (auto& c : s.fft) c.reset();
-    s.fft_space = space;
-    s.fft_tile = m_tunables.fft_tile;
-    s.fft_flow_graph = m_tunables.fft_flow_graph;
-  }
-  auto& slot = s.fft[axis];
-  if (!slot)
+  auto& slot = m_scratch->fft[axis];
+  if (!slot || slot->space() != space)
     slot = std::make_unique<FftCorrelation<T, Dim>>(m_weights.separable ? m_weights.axis[axis] : m_weights.full, fft_shape(axis), m_global,
                                                     m_boundary, m_tunables.fft_tile, m_tunables.fft_flow_graph, space);
   return *slot;

@@ -49,6 +49,7 @@ class FftCorrelation {
   FftCorrelation& operator=(const FftCorrelation&) = delete;
 
   const FftTiling<Dim>& tiling() const { return m_tiling; }
+  mesh::MemorySpace space() const { return m_space; }
 
   /// out(p) = sum_q w[q] ext(p + q - shape/2) for p in `box` (inside the global array); `in` holds
   /// every point read_box(tile_cover(box)) reads. Host: blocks. Device: asynchronous on `stream`,
