@@ -29,6 +29,7 @@ def main():
             "iterations": s["steps"],
             "solve_seconds": s["stepping_seconds"],
             "wall_seconds": s["wall_seconds"],
+            "phases_seconds": s.get("phases", {}),
             "sweeps_per_second" if solver == "jacobi" else "cell_updates_per_second":
                 (s["steps"] / s["stepping_seconds"]) if solver == "jacobi" else s["cell_updates_per_second"],
         })
