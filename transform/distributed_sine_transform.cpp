@@ -105,6 +105,24 @@ void DistributedSineTransform<T>::inverse_in_place(mesh::Field<T, 3>& field) {
   m_dst_x->apply(field);
 }
 
+template <class T>
+void DistributedSineTransform<T>::solve_in_place(mesh::Field<T, 3>& field, const kernels::fft::EigenTables<T>& tables,
+                                                 T scale, const std::function<void(int)>& stage) {
+  GRIDFLOW_REQUIRE(m_local, "an in-place sine transform needs the whole interior on one rank");
+  if (m_owned_interior.empty()) return;
+  auto begin = [&](int s) {
+    if (stage) stage(s);
+  };
+  begin(0);
+  m_dst_x->apply(field);
+  m_dst_y->apply(field);
+  begin(1);
+  m_dst_z->apply_divide_apply(field, tables, scale);
+  begin(2);
+  m_dst_y->apply(field);
+  m_dst_x->apply(field);
+}
+
 template class DistributedSineTransform<float>;
 template class DistributedSineTransform<double>;
 

@@ -14,6 +14,7 @@
 #include "kernels/fft/dst1_cuda.hpp"
 #include "kernels/fft/dst1_onchip_cuda.hpp"
 #include "kernels/fft/dst1_point.hpp"
+#include "kernels/fft/eigen_divide.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::fft {
@@ -78,8 +79,10 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
     BoxAddressing shape;  // strides as in a field without ghosts: only the extents choose the kernel
     shape.extent[0] = box.extent(0), shape.extent[1] = box.extent(1), shape.extent[2] = box.extent(2);
     shape.stride[1] = shape.extent[0], shape.stride[2] = shape.extent[0] * shape.extent[1];
-    core::run_on_space(
-        "fft::dst1", space, stream, [] {}, [&](auto) { prepare_dst1_lines_onchip<T>(shape, axis, *m_fused); });
+    core::run_on_space("fft::dst1", space, stream, [] {}, [&](auto) {
+      prepare_dst1_lines_onchip<T>(shape, axis, *m_fused);
+      prepare_dst1_divide_dst1_onchip<T>(shape, axis, *m_fused);
+    });
     return;
   }
   // As many lines as fit, spread evenly over the batches so the last one is not nearly empty.
@@ -119,18 +122,41 @@ template <class T>
 Dst1Plan<T>& Dst1Plan<T>::operator=(Dst1Plan&&) noexcept = default;
 
 template <class T>
-void Dst1Plan<T>::apply(mesh::Field<T, 3>& field) {
+BoxAddressing Dst1Plan<T>::addressing(const mesh::Field<T, 3>& field) const {
   GRIDFLOW_REQUIRE(field.space() == m_space, "DST-I plan for " + mesh::to_string(m_space) + " memory applied to field '" +
                                                  field.label() + "' in " + mesh::to_string(field.space()) + " memory");
   GRIDFLOW_REQUIRE(field.ghosted().contains(m_box), "DST-I box lies outside field '" + field.label() + "'");
   const auto view = field.view();
+  BoxAddressing box;
+  box.first = view.offset(m_box.lo[0], m_box.lo[1], m_box.lo[2]);
+  for (int a = 0; a < 3; ++a) {
+    box.extent[a] = m_box.extent(a);
+    box.stride[a] = view.stride[a];
+  }
+  return box;
+}
+
+template <class T>
+void Dst1Plan<T>::apply_divide_apply(mesh::Field<T, 3>& field, const EigenTables<T>& tables, T scale) {
+  if (!m_fused) {
+    apply(field);
+    divide_by_eigenvalues(field, m_box, tables, scale, m_stream);
+    apply(field);
+    return;
+  }
+  const BoxAddressing box = addressing(field);
+  T* data = field.view().data;
+  const std::array<std::int64_t, 3> lo{m_box.lo[0], m_box.lo[1], m_box.lo[2]};
+  core::run_on_space("fft::dst1", m_space, m_stream, [] {}, [&](auto) {
+    launch_dst1_divide_dst1_onchip(data, box, lo, m_axis, tables, scale, *m_fused, m_stream);
+  });
+}
+
+template <class T>
+void Dst1Plan<T>::apply(mesh::Field<T, 3>& field) {
+  const BoxAddressing box = addressing(field);
+  const auto view = field.view();
   if (m_fused) {
-    BoxAddressing box;
-    box.first = view.offset(m_box.lo[0], m_box.lo[1], m_box.lo[2]);
-    for (int a = 0; a < 3; ++a) {
-      box.extent[a] = m_box.extent(a);
-      box.stride[a] = view.stride[a];
-    }
     core::run_on_space(
         "fft::dst1", m_space, m_stream, [] {},
         [&](auto) { launch_dst1_lines_onchip(view.data, box, m_axis, *m_fused, m_stream); });

@@ -23,6 +23,7 @@
 #include <optional>
 
 #include "kernels/fft/dst1_lines.hpp"
+#include "kernels/fft/dst1_onchip_cuda.hpp"
 #include "kernels/fft/fft_plan.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/box.hpp"
@@ -54,6 +55,10 @@ class Dst1Plan {
   /// The field's values on the box = their DST-I along the axis. `field` is in the plan's memory
   /// space and its ghosted box contains the box. Host: blocks. Device: asynchronous on the stream.
   void apply(mesh::Field<T, 3>& field);
+  /// The field's values on the box = DST-I(divide(DST-I(values))) along the axis, divide being
+  /// divide_by_eigenvalues(field, box, tables, scale): the middle of a one-rank spectral solve. A
+  /// fused plan does it in one pass over memory, with the same bits; others apply, divide, apply.
+  void apply_divide_apply(mesh::Field<T, 3>& field, const EigenTables<T>& tables, T scale);
 
   const mesh::Box<3>& box() const { return m_box; }
   int axis() const { return m_axis; }
@@ -67,6 +72,9 @@ class Dst1Plan {
   bool fused() const { return m_fused.has_value(); }
 
  private:
+  /// Where the box lies in `field`, after checking its memory space and extent.
+  BoxAddressing addressing(const mesh::Field<T, 3>& field) const;
+
   mesh::Box<3> m_box;
   int m_axis = 0;
   mesh::MemorySpace m_space = mesh::MemorySpace::host;

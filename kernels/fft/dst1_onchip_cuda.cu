@@ -4,9 +4,14 @@
 // the mirrored half through shared memory), and writes the coefficients back over the values; the
 // block's loads all precede the mirror's barrier, so in place is safe. Along x the threads of a pair take neighbouring points; along
 // y and z neighbouring pairs take neighbouring x, so every load and store is coalesced.
+// With Dst1Mode::divide_between, the coefficients stay in registers: each is divided as divide_by_eigenvalues does
+// (the same expressions on the same T values) and the line is transformed again before the one
+// write, so the solve's middle (DST-I, division, DST-I) is one pass over memory instead of three.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 
 #include "kernels/fft/dst1_onchip_cuda.hpp"
@@ -26,11 +31,42 @@ struct Dst1LinesArgs {
   bool line_fastest;  // neighbouring threads take neighbouring pairs (axes y and z)
 };
 
-/// M = 2N: the complex length; R values per thread, pass radix P.
-template <class T, int M, int R, int P>
-__global__ void __launch_bounds__(onchip::max_block_threads<T, R>) dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex<T>* table) {
-  extern __shared__ unsigned char shared_bytes[];
+/// The division between the two transforms of a divide_between launch: box point (i, j, k) is global
+/// point lo + (i, j, k); `axis`, p and q name the line's axis and the other two.
+template <class T>
+struct Dst1DivideArgs {
+  EigenTables<T> tables;
+  std::int64_t lo[3];
+  int axis, p, q;
+  T scale;
+};
+
+/// What a launch does around its transform.
+enum class Dst1Mode { transform, divide_between };
+
+/// The odd extension of a line pair whose points j = t + q M/R (q < R/2) are x[q]: the second half
+/// (x_{2N-j} = -x_j) from the threads holding it, through the shared planes.
+template <class T, int M, int R>
+__device__ __forceinline__ void mirror_second_half(Complex<T> (&x)[R], int t, const onchip::SharedLine<T>& line) {
   constexpr int threads_per_line = M / R, N = M / 2;
+#pragma unroll
+  for (int q = 0; q < R / 2; ++q) line.put(t + q * threads_per_line, x[q]);
+  __syncthreads();
+#pragma unroll
+  for (int q = R / 2; q < R; ++q) {
+    const int source = M - (t + q * threads_per_line);  // 1..N
+    const Complex<T> v = source < N ? line.get(source) : Complex<T>{T(0), T(0)};
+    x[q] = {-v.re, -v.im};
+  }
+  __syncthreads();  // the mirror read before the passes overwrite the planes
+}
+
+/// M = 2N: the complex length; R values per thread, pass radix P.
+template <class T, int M, int R, int P, Dst1Mode Mode>
+__global__ void __launch_bounds__(onchip::max_block_threads<T, R>)
+    dst1_lines_kernel(T* field, const Dst1LinesArgs a, const Complex<T>* table, const Dst1DivideArgs<T> divide) {
+  extern __shared__ unsigned char shared_bytes[];
+  constexpr int threads_per_line = M / R;
   T* planes = reinterpret_cast<T*>(shared_bytes);
   int l, t;
   onchip::arrange(threadIdx.x, a.pairs, threads_per_line, a.line_fastest, l, t);
@@ -45,26 +81,39 @@ __global__ void __launch_bounds__(onchip::max_block_threads<T, R>) dst1_lines_ke
   T* const pa = base(line_a);
   T* const pb = base(line_b);
 
-  // Points j = t + q M/R of the first half (q < R/2) from memory, each read once; the second half,
-  // the negated mirror x_{2N-j}, from the threads holding it, through shared memory.
+  // Points j = t + q M/R of the first half (q < R/2) from memory, each read once.
   Complex<T> x[R];
 #pragma unroll
   for (int q = 0; q < R / 2; ++q) {
     const int j = t + q * threads_per_line;
     const bool inside = j >= 1;
     x[q] = {has_a && inside ? pa[j * a.stride_axis] : T(0), has_b && inside ? pb[j * a.stride_axis] : T(0)};
-    line.put(j, x[q]);
   }
-  __syncthreads();
-#pragma unroll
-  for (int q = R / 2; q < R; ++q) {
-    const int source = M - (t + q * threads_per_line);  // 1..N
-    const Complex<T> v = source < N ? line.get(source) : Complex<T>{T(0), T(0)};
-    x[q] = {-v.re, -v.im};
-  }
-  __syncthreads();  // the mirror read before the passes overwrite the planes
-
+  mirror_second_half<T, M, R>(x, t, line);
   onchip::fft_passes<M, R, P>(x, t, line, table);
+
+  if constexpr (Mode == Dst1Mode::divide_between) {
+    // The coefficients as the separate transform stores them, divided as the separate division
+    // does, become the first half of the next odd extension (point k = coefficient k).
+    auto divided = [&](T v, std::int64_t ln, int k) {
+      std::int64_t g[3];
+      g[divide.axis] = divide.lo[divide.axis] + k - 1;
+      g[divide.p] = divide.lo[divide.p] + ln % a.extent_p;
+      g[divide.q] = divide.lo[divide.q] + ln / a.extent_p;
+      return eigen_divide_point(v, divide.tables.at(0, g[0]), divide.tables.at(1, g[1]), divide.tables.at(2, g[2]),
+                                divide.scale);
+    };
+#pragma unroll
+    for (int q = 0; q < R / 2; ++q) {
+      const int k = t + q * threads_per_line;
+      const bool inside = k >= 1;
+      const T fa = has_a && inside ? divided(T(-0.5) * x[q].im, line_a, k) : T(0);
+      const T fb = has_b && inside ? divided(T(0.5) * x[q].re, line_b, k) : T(0);
+      x[q] = {fa, fb};
+    }
+    mirror_second_half<T, M, R>(x, t, line);
+    onchip::fft_passes<M, R, P>(x, t, line, table);
+  }
 
 #pragma unroll
   for (int q = 0; q < R / 2; ++q) {
@@ -75,10 +124,11 @@ __global__ void __launch_bounds__(onchip::max_block_threads<T, R>) dst1_lines_ke
   }
 }
 
-template <class T, int M, int P>
-void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle stream) {
+template <class T, int M, int P, Dst1Mode Mode>
+void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, const Dst1DivideArgs<T>& divide,
+            StreamHandle stream) {
   constexpr int R = onchip::registers_per_thread(M, P);
-  const auto kernel = dst1_lines_kernel<T, M, R, P>;
+  const auto kernel = dst1_lines_kernel<T, M, R, P, Mode>;
   static const int max_threads = onchip::max_threads_per_block(reinterpret_cast<const void*>(kernel));
   if (args.pairs == 0)
     // Along y and z, lines A (x = p) and B (x = p + pairs) of sector_lines pairs fill two sectors
@@ -97,7 +147,7 @@ void launch(T* field, Dst1LinesArgs args, const Complex<T>* table, StreamHandle 
   if (!field) return;  // prepared only
   const std::int64_t blocks = (args.lines + 2 * args.pairs - 1) / (2 * args.pairs);
   GRIDFLOW_REQUIRE(blocks <= 0x7fffffff, "DST-I lines: " + std::to_string(blocks) + " blocks exceed the grid");
-  kernel<<<static_cast<unsigned>(blocks), args.pairs * (M / R), shared, stream>>>(field, args, table);
+  kernel<<<static_cast<unsigned>(blocks), args.pairs * (M / R), shared, stream>>>(field, args, table, divide);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -109,9 +159,10 @@ static_assert(2 * dst1_onchip_max_length == (std::int64_t(1) << onchip::max_log2
 namespace {
 
 // Checks, picks the kernel and prepares it (module loaded, shared memory opted in, twiddle table
-// made); launches it unless `field` is null.
+// made); launches it unless `field` is null. With `divide`, the divide_between kernel.
 template <class T>
-void dst1_lines(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables, StreamHandle stream) {
+void dst1_lines(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
+                const std::optional<Dst1DivideArgs<T>>& divide, StreamHandle stream) {
   GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I lines: axis " + std::to_string(axis) + " is not 0, 1 or 2");
   const std::int64_t n = box.extent[axis] + 1;
   GRIDFLOW_REQUIRE(dst1_onchip_supports(n), "DST-I lines on chip: length N = " + std::to_string(n) +
@@ -128,8 +179,11 @@ void dst1_lines(T* field, const BoxAddressing& box, int axis, const FlowGraphTun
   while ((1 << log2m) < m) ++log2m;
   const Complex<T>* table = tunables.twiddle_table ? onchip::twiddle_table<T>() : nullptr;
   onchip::dispatch_length_and_radix(log2m, radix, [&](auto length, auto pass_radix) {
-    if constexpr (decltype(length)::value >= 4)
-      launch<T, decltype(length)::value, decltype(pass_radix)::value>(field, args, table, stream);
+    constexpr int M = decltype(length)::value, P = decltype(pass_radix)::value;
+    if constexpr (M >= 4) {
+      if (divide) launch<T, M, P, Dst1Mode::divide_between>(field, args, table, *divide, stream);
+      else launch<T, M, P, Dst1Mode::transform>(field, args, table, Dst1DivideArgs<T>{}, stream);
+    }
   });
 }
 
@@ -139,17 +193,42 @@ template <class T>
 void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, const FlowGraphTunables& tunables,
                               StreamHandle stream) {
   GRIDFLOW_REQUIRE(field != nullptr, "DST-I lines on chip: no field");
-  dst1_lines(field, box, axis, tunables, stream);
+  dst1_lines<T>(field, box, axis, tunables, std::nullopt, stream);
 }
 
 template <class T>
 void prepare_dst1_lines_onchip(const BoxAddressing& box, int axis, const FlowGraphTunables& tunables) {
-  dst1_lines<T>(nullptr, box, axis, tunables, nullptr);
+  dst1_lines<T>(nullptr, box, axis, tunables, std::nullopt, nullptr);
+}
+
+template <class T>
+void launch_dst1_divide_dst1_onchip(T* field, const BoxAddressing& box, const std::array<std::int64_t, 3>& lo, int axis,
+                                    const EigenTables<T>& tables, T scale, const FlowGraphTunables& tunables,
+                                    StreamHandle stream) {
+  GRIDFLOW_REQUIRE(field != nullptr, "DST-I, division, DST-I on chip: no field");
+  GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I lines: axis " + std::to_string(axis) + " is not 0, 1 or 2");
+  Dst1DivideArgs<T> divide{tables, {lo[0], lo[1], lo[2]}, axis, axis == 0 ? 1 : 0, axis == 2 ? 1 : 2, scale};
+  dst1_lines<T>(field, box, axis, tunables, divide, stream);
+}
+
+template <class T>
+void prepare_dst1_divide_dst1_onchip(const BoxAddressing& box, int axis, const FlowGraphTunables& tunables) {
+  Dst1DivideArgs<T> divide{};
+  divide.axis = axis;
+  dst1_lines<T>(nullptr, box, axis, tunables, divide, nullptr);
 }
 
 template void prepare_dst1_lines_onchip<float>(const BoxAddressing&, int, const FlowGraphTunables&);
 template void prepare_dst1_lines_onchip<double>(const BoxAddressing&, int, const FlowGraphTunables&);
 template void launch_dst1_lines_onchip<float>(float*, const BoxAddressing&, int, const FlowGraphTunables&, StreamHandle);
 template void launch_dst1_lines_onchip<double>(double*, const BoxAddressing&, int, const FlowGraphTunables&, StreamHandle);
+template void launch_dst1_divide_dst1_onchip<float>(float*, const BoxAddressing&, const std::array<std::int64_t, 3>&, int,
+                                                    const EigenTables<float>&, float, const FlowGraphTunables&,
+                                                    StreamHandle);
+template void launch_dst1_divide_dst1_onchip<double>(double*, const BoxAddressing&, const std::array<std::int64_t, 3>&, int,
+                                                     const EigenTables<double>&, double, const FlowGraphTunables&,
+                                                     StreamHandle);
+template void prepare_dst1_divide_dst1_onchip<float>(const BoxAddressing&, int, const FlowGraphTunables&);
+template void prepare_dst1_divide_dst1_onchip<double>(const BoxAddressing&, int, const FlowGraphTunables&);
 
 }  // namespace gridflow::kernels::fft

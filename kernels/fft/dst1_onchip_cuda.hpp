@@ -6,8 +6,10 @@
 // Two lines A, B at a time: their odd extensions (x_0 = x_N = 0, x_{2N-j} = -x_j) as the real and
 // imaginary parts of one complex line of length 2N, transformed on chip (flow_graph_onchip.cuh):
 // Z_k = -2i F^A_k + 2 F^B_k, so F^A_k = -Im Z_k / 2 and F^B_k = Re Z_k / 2. No CUDA syntax here.
+#include <array>
 #include <cstdint>
 
+#include "kernels/fft/eigen_divide_point.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
 #include "mesh/host_device.hpp"
 
@@ -43,5 +45,19 @@ void launch_dst1_lines_onchip(T* field, const BoxAddressing& box, int axis, cons
 /// otherwise pay for (about 2 ms per kernel on an H100, inside a timed solve). Blocking.
 template <class T>
 void prepare_dst1_lines_onchip(const BoxAddressing& box, int axis, const FlowGraphTunables& tunables);
+
+/// The middle of a one-rank spectral solve in one pass over memory: every line of `box` along
+/// `axis` = DST-I(divide(DST-I(line))), where divide is divide_by_eigenvalues' operation at
+/// global point lo + (i, j, k) for box point (i, j, k). The same expressions on the same values
+/// as launch_dst1_lines_onchip, divide_by_eigenvalues and launch_dst1_lines_onchip in turn, so
+/// the same bits. Asynchronous on `stream`; throws as launch_dst1_lines_onchip.
+template <class T>
+void launch_dst1_divide_dst1_onchip(T* field, const BoxAddressing& box, const std::array<std::int64_t, 3>& lo, int axis,
+                                    const EigenTables<T>& tables, T scale, const FlowGraphTunables& tunables,
+                                    StreamHandle stream);
+
+/// prepare_dst1_lines_onchip for launch_dst1_divide_dst1_onchip's kernel.
+template <class T>
+void prepare_dst1_divide_dst1_onchip(const BoxAddressing& box, int axis, const FlowGraphTunables& tunables);
 
 }  // namespace gridflow::kernels::fft

@@ -4,16 +4,20 @@
 // outside the box fails: relative L2 error <= 1e-5 (float), 1e-12 (double).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "gpu_test_support.hpp"
 #include "kernels/fft/dst1.hpp"
 #include "kernels/fft/dst1_onchip_cuda.hpp"
+#include "kernels/fft/eigen_divide.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
 #include "mesh/field.hpp"
+#include "mesh/grid.hpp"
 
 #if GRIDFLOW_HAVE_CUDA
 
@@ -126,6 +130,58 @@ TYPED_TEST(Dst1OnChipGpu, UnsupportedLengthsThrowError) {
                gridflow::Error) << "N = 4096";
   EXPECT_THROW(fft::launch_dst1_lines_onchip<T>(f.view().data, addressing(f, f.owned()), 3, {}, stream.get()),
                gridflow::Error) << "axis 3";
+}
+
+// The spectral solve's middle in one launch (launch_dst1_divide_dst1_onchip) against the three
+// steps it replaces on the device (transform, divide_by_eigenvalues, transform), bit for bit over
+// the whole allocation: every axis, interiors of grids whose line counts are odd (a block's last
+// pair lacks its second line), the default and two explicit tunables.
+TYPED_TEST(Dst1OnChipGpu, DivisionBetweenTwoTransformsInOnePassEqualsTheThreeStepsBitwise) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  gridflow::mesh::Stream stream;
+  for (const std::array<gridflow::mesh::Index, 3> n : {std::array<gridflow::mesh::Index, 3>{32, 16, 64},
+                                                       std::array<gridflow::mesh::Index, 3>{128, 64, 256}}) {
+    gridflow::mesh::Grid<3> grid;
+    grid.n = n;
+    grid.length = {1.0, 0.5, 2.0};
+    const Box<3> owned{{0, 0, 0}, {n[0], n[1], n[2]}}, interior{{1, 1, 1}, {n[0] - 1, n[1] - 1, n[2] - 1}};
+    const fft::DirichletEigenvalues<T> eigenvalues(grid, MemorySpace::device, stream.get());
+    const T scale = static_cast<T>(8.0 / static_cast<double>(n[0] * n[1] * n[2]));
+    Field<T, 3> values(owned, 1, MemorySpace::host, "values");
+    fill(values);
+    for (int axis = 0; axis < 3; ++axis)
+      for (const int radix : {0, 4, 16}) {
+        fft::FlowGraphTunables tunables;
+        if (radix) {
+          tunables.radix = radix;
+          tunables.lines_per_block = radix == 4 ? 3 : 1;
+          tunables.twiddle_table = radix == 16;
+        }
+        Field<T, 3> steps(owned, 1, MemorySpace::device, "steps"), fused(owned, 1, MemorySpace::device, "fused");
+        steps.copy_from(values);
+        fused.copy_from(values);
+        const auto box = addressing(steps, interior);
+        fft::launch_dst1_lines_onchip<T>(steps.view().data, box, axis, tunables, stream.get());
+        fft::divide_by_eigenvalues(steps, interior, eigenvalues.tables(), scale, stream.get());
+        fft::launch_dst1_lines_onchip<T>(steps.view().data, box, axis, tunables, stream.get());
+        fft::launch_dst1_divide_dst1_onchip<T>(fused.view().data, addressing(fused, interior),
+                                               {interior.lo[0], interior.lo[1], interior.lo[2]}, axis,
+                                               eigenvalues.tables(), scale, tunables, stream.get());
+        gridflow::mesh::synchronize(stream.get());
+        Field<T, 3> a(owned, 1, MemorySpace::host, "a"), b(owned, 1, MemorySpace::host, "b");
+        a.copy_from(steps);
+        b.copy_from(fused);
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < a.allocated_elements(); ++i)
+          differing += std::memcmp(&a.allocation()[i], &b.allocation()[i], sizeof(T)) != 0;
+        EXPECT_EQ(differing, 0u) << "grid " << n[0] << " x " << n[1] << " x " << n[2] << ", axis " << axis
+                                 << ", radix " << radix << ": values differing from the three steps";
+        // The division happened: the result is not the input scaled (a transform applied twice).
+        EXPECT_GT(relative_l2(b, values), 1e-3);
+      }
+  }
 }
 
 }  // namespace
