@@ -41,7 +41,7 @@ def main():
         kind = name.split("_")[0]
         series = re.sub(r"_np\d+$", "", name)
         # Tuned runs (and the ghost sweep, which is tuned) against the tuned run on one GPU.
-        reference = "strong_tuned_np1" if "tuned" in name or kind == "ghost" else "strong_np1"
+        reference = "strong_tuned_np1" if "tuned" in name or kind.startswith("ghost") else "strong_np1"
         rate1 = runs.get(reference, base)["cell_updates_per_second"]
         gpus = s["ranks"]
         rate = s["cell_updates_per_second"]
