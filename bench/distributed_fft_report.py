@@ -31,6 +31,7 @@ def main():
         # The same decomposition on the fewest GPUs (its NCCL series holds the 1-GPU run).
         same = [q for q in runs if q["decomposition"] == r["decomposition"]]
         base = min(same, key=lambda q: (q["gpus"], q["transport"] != "nccl"))
+        r["reference"] = base["name"]
         r["efficiency"] = base["forward_inverse_seconds"] * base["gpus"] / (r["forward_inverse_seconds"] * r["gpus"])
         if cufft:
             r["cufft_one_gpu_over_this"] = min(cufft) / r["forward_inverse_seconds"]

@@ -13,6 +13,10 @@ from post_support import HAVE_MATPLOTLIB, NO_MATPLOTLIB
 
 RESULTS = os.path.join(ps.SOURCE, "bench", "results")
 SCALING = os.path.join(RESULTS, "heat2d_scaling_4xh200.json")
+# Every committed file with runs at several GPU counts.
+SCALING_FILES = {os.path.join(RESULTS, name) for name in (
+    "heat2d_scaling_4xh200.json", "heat2d_scaling_2xh200.json", "distributed_fft_4xh200.json",
+    "poisson3d_scaling_4xh200.json")}
 
 
 def load(path):
@@ -22,27 +26,27 @@ def load(path):
 
 class ScalingTest(ps.PostTestCase):
     def test_committed_results(self):
-        """Every file in bench/results is read: the scaling one is used, the others skipped with a
-        note each, and the efficiencies are the recorded ones."""
+        """Every file in bench/results is read: the scaling ones are used, the others skipped with a
+        note each, and the efficiencies of the heat file are its recorded ones."""
         files = sorted(glob.glob(os.path.join(RESULTS, "*.json")))
         r = self.ok("scaling", RESULTS, "--csv", "-")
         table = ps.csv_table(r.out)
-        self.assertEqual(set(table["file"]), {SCALING})
+        self.assertEqual(set(table["file"]), SCALING_FILES)
         for path in files:
-            if path != SCALING:
+            if path not in SCALING_FILES:
                 self.assertIn(f"note: skipped {path}: ", r.err)
-        self.assertEqual(r.err.count("note: skipped"), len(files) - 1)
+        self.assertEqual(r.err.count("note: skipped"), len(files) - len(SCALING_FILES))
         runs = {(run["gpus"], run["name"]): run for run in load(SCALING)["runs"]}
-        self.assertEqual(len(table["file"]), len(runs))
-        for kind, series, gpus, eff, rate in zip(table["kind"], table["series"], table["gpus"], table["efficiency"],
-                                                 table["gcell_per_s"]):
-            name = f"{series}_np{int(gpus)}"
-            self.assertEqual(runs[(gpus, name)]["kind"], kind)
-            self.assertEqual(runs[(gpus, name)]["efficiency"], eff)
-            self.assertEqual(runs[(gpus, name)]["gcell_per_s"], rate)
-        self.assertEqual(sorted(g for k, s, g in zip(table["kind"], table["series"], table["gpus"]) if s == "strong"),
-                         [1, 2, 4])
-        self.assertEqual(sorted(g for k, g in zip(table["kind"], table["gpus"]) if k == "weak"), [2, 4])
+        mine = [i for i, f in enumerate(table["file"]) if f == SCALING]
+        self.assertEqual(len(mine), len(runs))
+        for i in mine:
+            name = f"{table['series'][i]}_np{int(table['gpus'][i])}"
+            run = runs[(table["gpus"][i], name)]
+            self.assertEqual(run["kind"], table["kind"][i])
+            self.assertEqual(run["efficiency"], table["efficiency"][i])
+            self.assertEqual(run["gcell_per_s"], table["gcell_per_s"][i])
+        self.assertEqual(sorted(table["gpus"][i] for i in mine if table["series"][i] == "strong"), [1, 2, 4])
+        self.assertEqual(sorted(table["gpus"][i] for i in mine if table["kind"][i] == "weak"), [2, 2, 4, 4])
 
     def test_efficiency_computed_when_not_recorded(self):
         data = load(SCALING)
@@ -80,6 +84,13 @@ class ScalingTest(ps.PostTestCase):
 
     def test_nothing_to_plot_is_an_error_with_the_reasons(self):
         path = os.path.join(RESULTS, "poisson3d_solvers_h200.json")
+        r = self.fails(2, "none of the 1 file(s) holds scaling data", "scaling", path)
+        self.assertIn("every run on 1 GPU: nothing scales", r.err)
+        runs = [{"name": "mg_256_np1", "solver": "mg", "gpus": 1, "grid_points": [257] * 3, "solve_seconds": 0.02},
+                {"name": "mg_1024_np4", "solver": "mg", "gpus": 4, "grid_points": [1025] * 3, "solve_seconds": 0.3}]
+        path = self.path("apart.json")
+        with open(path, "w") as f:
+            json.dump({"benchmark": "made up", "runs": runs}, f)
         r = self.fails(2, "none of the 1 file(s) holds scaling data", "scaling", path)
         self.assertIn("no series ran the same grid", r.err)
         self.fails(2, "does not exist", "scaling", self.path("missing.json"))

@@ -19,8 +19,9 @@ at two or more GPU counts on the same grid (strong scaling) or the same points p
 A run's "kind" ("strong" or "weak") is taken when given.
 
 Efficiency is the file's "efficiency" when a run records one, else computed against the run
-with the fewest GPUs of the same file and kind on the same grid (strong: throughput per GPU
-relative to it) or with the same points per GPU (weak). Prints a table; draws throughput (strong:
+that its "reference" names (another run's "name" in the file), else against the run with the
+fewest GPUs of the same file and kind on the same grid (strong: throughput per GPU relative to
+it) or with the same points per GPU (weak). Prints a table; draws throughput (strong:
 all GPUs; weak: per GPU) and efficiency against the GPU count, one row of panels per kind (-o);
 writes the table as CSV (--csv)."""
 
@@ -165,8 +166,14 @@ def read_file(path):
 
 
 def _reference(u, runs):
-    """The run an efficiency is measured against: the fewest GPUs on the same grid (strong) or
-    with the same points per GPU (weak), preferring the same series, then strong runs."""
+    """The run an efficiency is measured against: the one u's "reference" names, else the fewest
+    GPUs on the same grid (strong) or with the same points per GPU (weak), preferring the same
+    series, then strong runs."""
+    named = u["run"].get("reference")
+    if isinstance(named, str):
+        for v in runs:
+            if v["run"].get("name") == named and (v["rate"] is not None) == (u["rate"] is not None):
+                return v
     if u["kind"] == "strong":
         same = [v for v in runs if v["grid"] == u["grid"] and v["kind"] == "strong"]
     else:
