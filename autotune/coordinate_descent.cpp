@@ -92,19 +92,47 @@ class Descent {
   }
 
   /// `x` when legal, else the legal configuration with x's held (variant) values nearest to it;
-  /// nullopt when there is none (or the space is too large to look).
+  /// nullopt when there is none. A space too large to enumerate is searched among the points
+  /// that change one, then two, of the other parameters (a fused variant is legal once the ghost
+  /// layer is as wide as its steps: one change).
   std::optional<Indices> nearest_legal(const Indices& x) const {
     if (m_space.legal(m_space.at(x))) return x;
-    constexpr std::size_t small_space = 4096;
-    if (m_space.unconstrained_size() > small_space) return std::nullopt;
     std::optional<Indices> best;
     double best_distance = std::numeric_limits<double>::infinity();
-    for (const Configuration& c : m_space.enumerate()) {
-      const Indices y = m_space.indices(c);
-      bool same_variant = true;
-      for (std::size_t k : m_held) same_variant = same_variant && y[k] == x[k];
-      if (same_variant && distance(y, x) < best_distance) best = y, best_distance = distance(y, x);
+    auto consider = [&](const Indices& y) {
+      if (distance(y, x) < best_distance && m_space.legal(m_space.at(y))) best = y, best_distance = distance(y, x);
+    };
+    constexpr std::size_t small_space = 4096;
+    if (m_space.unconstrained_size() <= small_space) {
+      for (const Configuration& c : m_space.enumerate()) {
+        const Indices y = m_space.indices(c);
+        bool same_variant = true;
+        for (std::size_t k : m_held) same_variant = same_variant && y[k] == x[k];
+        if (same_variant) consider(y);
+      }
+      return best;
     }
+    const auto& parameters = m_space.parameters();
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      if (held(k)) continue;
+      for (std::size_t v = 0; v < parameters[k].values.size(); ++v) {
+        Indices y = x;
+        y[k] = v;
+        consider(y);
+      }
+    }
+    if (best) return best;
+    for (std::size_t k = 0; k < x.size(); ++k)
+      for (std::size_t l = k + 1; l < x.size(); ++l) {
+        if (held(k) || held(l)) continue;
+        for (std::size_t v = 0; v < parameters[k].values.size(); ++v)
+          for (std::size_t w = 0; w < parameters[l].values.size(); ++w) {
+            Indices y = x;
+            y[k] = v;
+            y[l] = w;
+            consider(y);
+          }
+      }
     return best;
   }
 

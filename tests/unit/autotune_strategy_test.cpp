@@ -2,8 +2,12 @@
 // promise: the optimum, or within 5% of its cost, in at most 30 configurations tried.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "autotune/coordinate_descent.hpp"
 #include "autotune/exhaustive.hpp"
+#include "autotune/ghost_width_tuning.hpp"
+#include "autotune/kernel_spaces.hpp"
 #include "autotune/objective.hpp"
 #include "autotune/tuner.hpp"
 #include "autotune_synthetic.hpp"
@@ -93,6 +97,32 @@ TEST(AutotuneCoordinateDescent, NeverProposesAnIllegalConfiguration) {
     EXPECT_EQ(report.evaluations, space.enumerate().size()) << l.name;
     EXPECT_DOUBLE_EQ(kernel.true_cost(report.chosen), kernel.optimum()) << l.name;
   }
+}
+
+// The heat kernel's space on several ranks with the ghost width tuned too (as solver::heat_space
+// builds it): every fused variant (fused_steps > 1) is illegal at the default width of 1, and the
+// space is too large to enumerate for the nearest legal point. Landscape as measured on an H200
+// (heat 10240 x 20480 float, results/heat2d_scaling_2xh200.json): the fused streaming kernel at
+// 4 steps about 2.6x faster than one step at a time, fused tiles slower, wider ghosts a little
+// cheaper. The descent per variant must reach it within its budget of 30.
+TEST(AutotuneCoordinateDescent, ReachesFusedVariantsThatNeedAWiderGhostLayer) {
+  SearchSpace space = heat_cuda_space(sizeof(float), 16);
+  add_ghost_width(space, {1, 2, 4, 8}, 1);
+  space.require("fused_steps <= ghost_width", [](const Configuration& c) { return c.at("fused_steps") <= c.at("ghost_width"); });
+  ASSERT_GT(space.unconstrained_size(), 4096u);
+  const Landscape heat = [](const Configuration& c) {
+    const double fused = static_cast<double>(c.at("fused_steps"));
+    const double streaming = c.at("stream_cells_x") > 0 ? (fused == 4 ? 0.36 : 0.45) * (c.at("stream_cells_x") == 4 ? 1.0 : 1.1)
+                                                        : (fused > 1 ? 1.2 : 1.0);
+    const double shape = 1.0 + 0.01 * std::abs(std::log2(static_cast<double>(c.at("block_x")) / 64.0));
+    return streaming * shape * (1.0 + 0.02 / static_cast<double>(c.at("ghost_width")));
+  };
+  SyntheticKernel kernel(space, heat);
+  CoordinateDescent strategy;
+  const TuningReport report = tune("synthetic", space, kernel, kernel, strategy);
+  EXPECT_GT(report.chosen.at("fused_steps"), 1) << report.chosen.to_string();
+  EXPECT_GT(report.chosen.at("stream_cells_x"), 0) << report.chosen.to_string();
+  EXPECT_LE(kernel.true_cost(report.chosen), 1.05 * kernel.optimum()) << report.chosen.to_string();
 }
 
 TEST(AutotuneCoordinateDescent, SameSeedSameSearch) {

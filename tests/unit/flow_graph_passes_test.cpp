@@ -43,7 +43,9 @@ TEST(FlowGraphPassesTest, SplitsOnlyBeyondThePassLimitIntoBalancedPowersOfTwo) {
       for (std::size_t q = 0; q < p.factors.size(); ++q) {
         product *= p.factors[q];
         EXPECT_LE(p.factors[q], limit) << what;
-        if (q > 0) EXPECT_TRUE(p.factors[q] == p.factors[q - 1] || p.factors[q] == 2 * p.factors[q - 1]) << what;
+        if (q > 0) {
+          EXPECT_TRUE(p.factors[q] == p.factors[q - 1] || p.factors[q] == 2 * p.factors[q - 1]) << what;
+        }
       }
       EXPECT_EQ(product, length) << what;
       EXPECT_EQ(p.count(), length <= limit ? 1 : length <= limit * limit ? 2 : 3) << what;  // the fewest
