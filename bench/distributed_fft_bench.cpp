@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cufft_check.hpp"
 #include "gridflow/config.hpp"
 #include "halo/gpu_binding.hpp"
 #include "halo/transport.hpp"
@@ -34,12 +35,6 @@
 using namespace gridflow;
 
 namespace {
-
-#define BENCH_CUFFT_CHECK(call)                                                                   \
-  do {                                                                                            \
-    const cufftResult rc_ = (call);                                                               \
-    if (rc_ != CUFFT_SUCCESS) throw Error(std::string(#call) + " failed: cufftResult " + std::to_string(rc_)); \
-  } while (0)
 
 // A cheap, reproducible value per allocated element: integer hashing, no transcendental per point.
 template <class T>

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cufft_check.hpp"
 #include "bench/device_timing.hpp"
 #include "gridflow/config.hpp"
 #include "kernels/fft/dst1.hpp"
@@ -47,12 +48,6 @@ namespace fft = gridflow::kernels::fft;
 using fft::Complex;
 
 namespace {
-
-#define BENCH_CUFFT_CHECK(call)                                                                   \
-  do {                                                                                            \
-    const cufftResult rc_ = (call);                                                               \
-    if (rc_ != CUFFT_SUCCESS) throw Error(std::string(#call) + " failed: cufftResult " + std::to_string(rc_)); \
-  } while (0)
 
 struct Timing {
   int repeats, calls;
@@ -313,12 +308,7 @@ nlohmann::json bench_dst(const Timing& timing) {
   const double copy_bw = bench::copy_bandwidth(field.allocated_bytes(), timing.repeats, timing.stream);
   const double moved = 2.0 * static_cast<double>(box.size()) * sizeof(T);
   const auto view = field.view();
-  fft::BoxAddressing a;
-  a.first = view.offset(1, 1, 1);
-  for (int d = 0; d < 3; ++d) {
-    a.extent[d] = box.extent(d);
-    a.stride[d] = view.stride[d];
-  }
+  const fft::BoxAddressing a = fft::box_addressing(view, box);
   const char* precision = sizeof(T) == 4 ? "float" : "double";
   nlohmann::json axes = nlohmann::json::array();
   double total_onchip = 0, total_plan = 0;

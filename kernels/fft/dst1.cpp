@@ -126,14 +126,7 @@ BoxAddressing Dst1Plan<T>::addressing(const mesh::Field<T, 3>& field) const {
   GRIDFLOW_REQUIRE(field.space() == m_space, "DST-I plan for " + mesh::to_string(m_space) + " memory applied to field '" +
                                                  field.label() + "' in " + mesh::to_string(field.space()) + " memory");
   GRIDFLOW_REQUIRE(field.ghosted().contains(m_box), "DST-I box lies outside field '" + field.label() + "'");
-  const auto view = field.view();
-  BoxAddressing box;
-  box.first = view.offset(m_box.lo[0], m_box.lo[1], m_box.lo[2]);
-  for (int a = 0; a < 3; ++a) {
-    box.extent[a] = m_box.extent(a);
-    box.stride[a] = view.stride[a];
-  }
-  return box;
+  return box_addressing(field.view(), m_box);
 }
 
 template <class T>

@@ -11,6 +11,8 @@
 
 #include "kernels/fft/eigen_divide_point.hpp"
 #include "kernels/fft/flow_graph_tunables.hpp"
+#include "mesh/box.hpp"
+#include "mesh/field_view.hpp"
 #include "mesh/host_device.hpp"
 
 namespace gridflow::kernels::fft {
@@ -23,6 +25,18 @@ struct BoxAddressing {
   std::int64_t extent[3] = {1, 1, 1};
   std::int64_t stride[3] = {1, 0, 0};
 };
+
+/// Where `box` lies in the array a view windows (the box inside the view's ghosted box).
+template <class T>
+BoxAddressing box_addressing(const mesh::FieldView<T, 3>& view, const mesh::Box<3>& box) {
+  BoxAddressing a;
+  a.first = view.offset(box.lo[0], box.lo[1], box.lo[2]);
+  for (int d = 0; d < 3; ++d) {
+    a.extent[d] = box.extent(d);
+    a.stride[d] = view.stride[d];
+  }
+  return a;
+}
 
 /// The longest transform length the fused kernel takes: its length-2N complex transform must fit
 /// on chip (max_onchip_length, 4096).

@@ -64,14 +64,7 @@ double relative_l2(const Field<T, 3>& a, const Field<T, 3>& b) {
 
 template <class T>
 fft::BoxAddressing addressing(Field<T, 3>& f, const Box<3>& box) {
-  const auto view = f.view();
-  fft::BoxAddressing a;
-  a.first = view.offset(box.lo[0], box.lo[1], box.lo[2]);
-  for (int d = 0; d < 3; ++d) {
-    a.extent[d] = box.extent(d);
-    a.stride[d] = view.stride[d];
-  }
-  return a;
+  return fft::box_addressing(f.view(), box);
 }
 
 /// Relative error of the on-chip DST-I of `box` along `axis` of a field owning `owned`.
