@@ -80,39 +80,29 @@ SolveReport SpectralSolver<T>::solve_directly(mesh::Field<T, 3>& u, const mesh::
 
   const double scale = 8.0 / (static_cast<double>(grid.n[0]) * static_cast<double>(grid.n[1]) * static_cast<double>(grid.n[2]));
   // Timed with events on the stream (no synchronisation between phases), read at the end. One
-  // rank with a fused z plan: the division runs between the z transforms, in one pass over
-  // memory, so the phases are "forward x, y", "z, divide, z" and "inverse y, x".
-  const bool fused = m_transform.local() && m_transform.fused_solve();
+  // rank: the division runs between the z transforms (in one pass over memory where the z plan is
+  // fused), so the phases are "forward x, y", "z, divide, z" and "inverse y, x".
+  const bool local = m_transform.local();
   const std::vector<const char*> names =
-      fused ? std::vector<const char*>{"lift", "forward x, y", "z, divide, z", "inverse y, x", "residual"}
+      local ? std::vector<const char*>{"lift", "forward x, y", "z, divide, z", "inverse y, x", "residual"}
             : std::vector<const char*>{"lift", "forward", "divide", "inverse", "residual"};
   std::vector<std::pair<const char*, PhaseTimer>> phases;
   for (const char* name : names) phases.emplace_back(name, PhaseTimer(c.space, c.stream));
   auto phase = [&](int i) { return PhaseScope(phases[static_cast<std::size_t>(i)].second); };
-  const int residual_phase = static_cast<int>(names.size()) - 1;
   double residual_squared = 0;
-  if (m_transform.local()) {
+  if (local) {
     // One rank: b, its coefficients and the solution all live in u's interior points, transformed
     // in place (the lift reads only u's boundary points): no copies, about 9 passes over u (7
-    // fused). (A lift inside the first x transform's loads was tried: its boundary reads and
-    // index arithmetic made that transform slower than the separate lift, 3.78 ms against
-    // 1.36 + 1.89 ms on 513^3 double, H200.)
+    // with a fused z plan). (A lift inside the first x transform's loads was tried: its boundary
+    // reads and index arithmetic made that transform slower than the separate lift, 3.78 ms
+    // against 1.36 + 1.89 ms on 513^3 double, H200.)
     if (!interior.empty()) {
       { auto p = phase(0); kernels::stencil::dirichlet_lift(u, f, interior, grid.n, m_k, u, c.stream); }
-      if (fused) {
-        std::optional<PhaseScope> timing;
-        m_transform.solve_in_place(u, m_eigenvalues.tables(), static_cast<T>(scale), [&](int stage) {
-          timing.reset();
-          timing.emplace(phases[static_cast<std::size_t>(stage) + 1].second);
-        });
-      } else {
-        { auto p = phase(1); m_transform.forward_in_place(u); }
-        {
-          auto p = phase(2);
-          kernels::fft::divide_by_eigenvalues(u, interior, m_eigenvalues.tables(), static_cast<T>(scale), c.stream);
-        }
-        { auto p = phase(3); m_transform.inverse_in_place(u); }
-      }
+      std::optional<PhaseScope> timing;
+      m_transform.solve_in_place(u, m_eigenvalues.tables(), static_cast<T>(scale), [&](int stage) {
+        timing.reset();
+        timing.emplace(phases[static_cast<std::size_t>(stage) + 1].second);
+      });
     }
   } else {
     { auto p = phase(0); if (m_rhs) kernels::stencil::dirichlet_lift(u, f, interior, grid.n, m_k, *m_rhs, c.stream); }
@@ -126,7 +116,7 @@ SolveReport SpectralSolver<T>::solve_directly(mesh::Field<T, 3>& u, const mesh::
     { auto p = phase(3); m_transform.inverse(u); }
   }
   {
-    auto p = phase(residual_phase);
+    auto p = phase(4);
     // The residual needs the neighbours' new interior values in u's ghosts.
     if (d.size() > 1) {
       if (!m_halo || m_halo_ghost != u.ghost_width()) {

@@ -40,6 +40,7 @@ DistributedSineTransform<T>::DistributedSineTransform(const mesh::Decomposition<
     m_dst_y = std::make_unique<kernels::fft::Dst1Plan<T>>(m_z_slab_box, 1, space, stream, 0, fft);
   }
   if (!m_y_slab_box.empty()) m_dst_z = std::make_unique<kernels::fft::Dst1Plan<T>>(m_y_slab_box, 2, space, stream, 0, fft);
+  if (m_local && m_dst_z) m_dst_z->prepare_divide_apply();  // solve_in_place's z transforms
   m_slab_path = [this, comm = d.comm(), owned, z_slabs, y_slabs, space, stream, transport] {
     if (!m_z_slab_box.empty()) m_z_slab = std::make_unique<mesh::Field<T, 3>>(m_z_slab_box, 0, space, "z_slab");
     if (!m_y_slab_box.empty()) m_y_slab = std::make_unique<mesh::Field<T, 3>>(m_y_slab_box, 0, space, "y_slab");
@@ -85,24 +86,6 @@ void DistributedSineTransform<T>::inverse(mesh::Field<T, 3>& out) {
     m_dst_x->apply(*m_z_slab);
   }
   m_z_to_owned->apply(m_z_slab.get(), &out);
-}
-
-template <class T>
-void DistributedSineTransform<T>::forward_in_place(mesh::Field<T, 3>& field) {
-  GRIDFLOW_REQUIRE(m_local, "an in-place sine transform needs the whole interior on one rank");
-  if (m_owned_interior.empty()) return;
-  m_dst_x->apply(field);
-  m_dst_y->apply(field);
-  m_dst_z->apply(field);
-}
-
-template <class T>
-void DistributedSineTransform<T>::inverse_in_place(mesh::Field<T, 3>& field) {
-  GRIDFLOW_REQUIRE(m_local, "an in-place sine transform needs the whole interior on one rank");
-  if (m_owned_interior.empty()) return;
-  m_dst_z->apply(field);
-  m_dst_y->apply(field);
-  m_dst_x->apply(field);
 }
 
 template <class T>

@@ -43,19 +43,15 @@ class DistributedSineTransform {
   /// Whether this rank holds the whole interior (one rank): then every stage is the owned box,
   /// and the transforms can run in place on the caller's field, with no slab copies.
   bool local() const { return m_local; }
-  /// local() only. The owned interior points of `field` = their transform / inverse transform, in
-  /// place (the coefficients of mode (i, j, k) at point (i, j, k)); its other points are not touched.
-  void forward_in_place(mesh::Field<T, 3>& field);
-  void inverse_in_place(mesh::Field<T, 3>& field);
-  /// local() only. inverse_in_place(divide(forward_in_place(field))), divide being
-  /// kernels::fft::divide_by_eigenvalues(field, owned_interior(), tables, scale): where the z plan
-  /// is fused, the division happens between the z transforms in one pass over memory (the same
+  /// local() only. The transforms of a one-rank spectral solve, in place on the owned interior
+  /// points of `field`: the forward transform, the coefficients (mode (i, j, k) at point (i, j,
+  /// k)) divided as kernels::fft::divide_by_eigenvalues(field, owned_interior(), tables, scale)
+  /// does, and the inverse transform; the field's other points are not touched. Where the z plan
+  /// is fused, the division runs between the z transforms in one pass over memory (the same
   /// bits). `stage` (if given) is called before the forward x and y transforms (0), the z
   /// transforms and the division (1) and the inverse y and x transforms (2): a caller's timers.
   void solve_in_place(mesh::Field<T, 3>& field, const kernels::fft::EigenTables<T>& tables, T scale,
                       const std::function<void(int)>& stage = {});
-  /// Whether solve_in_place fuses the z transforms and the division.
-  bool fused_solve() const { return m_dst_z && m_dst_z->fused(); }
 
   /// This rank's owned interior points.
   const mesh::Box<3>& owned_interior() const { return m_owned_interior; }

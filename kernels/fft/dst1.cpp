@@ -53,6 +53,14 @@ std::array<int, 2> other_axes(int axis) {
   return axis == 0 ? std::array<int, 2>{1, 2} : axis == 1 ? std::array<int, 2>{0, 2} : std::array<int, 2>{0, 1};
 }
 
+/// `box` as in a field without ghosts, for preparing a fused kernel: only the extents choose it.
+BoxAddressing kernel_shape(const mesh::Box<3>& box) {
+  BoxAddressing shape;
+  shape.extent[0] = box.extent(0), shape.extent[1] = box.extent(1), shape.extent[2] = box.extent(2);
+  shape.stride[1] = shape.extent[0], shape.stride[2] = shape.extent[0] * shape.extent[1];
+  return shape;
+}
+
 }  // namespace
 
 template <class T>
@@ -76,13 +84,8 @@ Dst1Plan<T>::Dst1Plan(const mesh::Box<3>& box, int axis, mesh::MemorySpace space
     GRIDFLOW_REQUIRE(m_fused->kernel == FlowGraphTunables::Kernel::onchip,
                      "DST-I on the device: variant '" + m_tunables.variant + "' is not an onchip variant");
     m_layout.batch = m_lines;
-    BoxAddressing shape;  // strides as in a field without ghosts: only the extents choose the kernel
-    shape.extent[0] = box.extent(0), shape.extent[1] = box.extent(1), shape.extent[2] = box.extent(2);
-    shape.stride[1] = shape.extent[0], shape.stride[2] = shape.extent[0] * shape.extent[1];
-    core::run_on_space("fft::dst1", space, stream, [] {}, [&](auto) {
-      prepare_dst1_lines_onchip<T>(shape, axis, *m_fused);
-      prepare_dst1_divide_dst1_onchip<T>(shape, axis, *m_fused);
-    });
+    core::run_on_space(
+        "fft::dst1", space, stream, [] {}, [&](auto) { prepare_dst1_lines_onchip<T>(kernel_shape(box), axis, *m_fused); });
     return;
   }
   // As many lines as fit, spread evenly over the batches so the last one is not nearly empty.
@@ -127,6 +130,13 @@ BoxAddressing Dst1Plan<T>::addressing(const mesh::Field<T, 3>& field) const {
                                                  field.label() + "' in " + mesh::to_string(field.space()) + " memory");
   GRIDFLOW_REQUIRE(field.ghosted().contains(m_box), "DST-I box lies outside field '" + field.label() + "'");
   return box_addressing(field.view(), m_box);
+}
+
+template <class T>
+void Dst1Plan<T>::prepare_divide_apply() {
+  if (!m_fused) return;
+  core::run_on_space("fft::dst1", m_space, m_stream, [] {},
+                     [&](auto) { prepare_dst1_divide_dst1_onchip<T>(kernel_shape(m_box), m_axis, *m_fused); });
 }
 
 template <class T>

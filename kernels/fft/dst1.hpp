@@ -59,6 +59,9 @@ class Dst1Plan {
   /// divide_by_eigenvalues(field, box, tables, scale): the middle of a one-rank spectral solve. A
   /// fused plan does it in one pass over memory, with the same bits; others apply, divide, apply.
   void apply_divide_apply(mesh::Field<T, 3>& field, const EigenTables<T>& tables, T scale);
+  /// Readies apply_divide_apply's fused kernel (its first launch would otherwise pay a few ms for
+  /// it inside a timed solve); nothing for a plan that is not fused. Blocking.
+  void prepare_divide_apply();
 
   const mesh::Box<3>& box() const { return m_box; }
   int axis() const { return m_axis; }

@@ -32,12 +32,12 @@ struct Dst1LinesArgs {
 };
 
 /// The division between the two transforms of a divide_between launch: box point (i, j, k) is global
-/// point lo + (i, j, k); `axis`, p and q name the line's axis and the other two.
+/// point lo + (i, j, k); `axis` is the lines' axis.
 template <class T>
 struct Dst1DivideArgs {
   EigenTables<T> tables;
   std::int64_t lo[3];
-  int axis, p, q;
+  int axis;
   T scale;
 };
 
@@ -95,11 +95,12 @@ __global__ void __launch_bounds__(onchip::max_block_threads<T, R>)
   if constexpr (Mode == Dst1Mode::divide_between) {
     // The coefficients as the separate transform stores them, divided as the separate division
     // does, become the first half of the next odd extension (point k = coefficient k).
+    const int axis_p = divide.axis == 0 ? 1 : 0, axis_q = divide.axis == 2 ? 1 : 2;  // the other axes, faster first
     auto divided = [&](T v, std::int64_t ln, int k) {
       std::int64_t g[3];
       g[divide.axis] = divide.lo[divide.axis] + k - 1;
-      g[divide.p] = divide.lo[divide.p] + ln % a.extent_p;
-      g[divide.q] = divide.lo[divide.q] + ln / a.extent_p;
+      g[axis_p] = divide.lo[axis_p] + ln % a.extent_p;
+      g[axis_q] = divide.lo[axis_q] + ln / a.extent_p;
       return eigen_divide_point(v, divide.tables.at(0, g[0]), divide.tables.at(1, g[1]), divide.tables.at(2, g[2]),
                                 divide.scale);
     };
@@ -207,7 +208,7 @@ void launch_dst1_divide_dst1_onchip(T* field, const BoxAddressing& box, const st
                                     StreamHandle stream) {
   GRIDFLOW_REQUIRE(field != nullptr, "DST-I, division, DST-I on chip: no field");
   GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I lines: axis " + std::to_string(axis) + " is not 0, 1 or 2");
-  Dst1DivideArgs<T> divide{tables, {lo[0], lo[1], lo[2]}, axis, axis == 0 ? 1 : 0, axis == 2 ? 1 : 2, scale};
+  const Dst1DivideArgs<T> divide{tables, {lo[0], lo[1], lo[2]}, axis, scale};
   dst1_lines<T>(field, box, axis, tunables, divide, stream);
 }
 
