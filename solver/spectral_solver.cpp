@@ -23,6 +23,7 @@ SpectralSolver<T>::SpectralSolver(const PoissonContext& context)
   m_k = kernels::stencil::poisson_coefficients<T>(grid.spacing(0), grid.spacing(1), grid.spacing(2));
   if (!m_transform.local() && !m_transform.owned_interior().empty())
     m_rhs = std::make_unique<mesh::Field<T, 3>>(m_transform.owned_interior(), 0, context.space, "spectral_rhs");
+  kernels::stencil::prepare_dirichlet_lift<T>(context.space);
   // The set-up queued on the stream (the transforms' zeroed buffers, the eigenvalue tables) ends
   // here, not inside the first timed solve.
   mesh::synchronize(context.space, context.stream);

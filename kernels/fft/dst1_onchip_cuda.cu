@@ -95,21 +95,25 @@ __global__ void __launch_bounds__(onchip::max_block_threads<T, R>)
   if constexpr (Mode == Dst1Mode::divide_between) {
     // The coefficients as the separate transform stores them, divided as the separate division
     // does, become the first half of the next odd extension (point k = coefficient k).
-    const int axis_p = divide.axis == 0 ? 1 : 0, axis_q = divide.axis == 2 ? 1 : 2;  // the other axes, faster first
-    auto divided = [&](T v, std::int64_t ln, int k) {
-      std::int64_t g[3];
-      g[divide.axis] = divide.lo[divide.axis] + k - 1;
-      g[axis_p] = divide.lo[axis_p] + ln % a.extent_p;
-      g[axis_q] = divide.lo[axis_q] + ln / a.extent_p;
-      return eigen_divide_point(v, divide.tables.at(0, g[0]), divide.tables.at(1, g[1]), divide.tables.at(2, g[2]),
-                                divide.scale);
+    // A line's eigenvalues along the other two axes are read once, not per point (the line's
+    // coordinates cost two 64-bit divisions).
+    const int axis = divide.axis, axis_p = axis == 0 ? 1 : 0, axis_q = axis == 2 ? 1 : 2;  // the other axes, faster first
+    auto across = [&](bool has, int d, std::int64_t g) { return has ? divide.tables.at(d, g) : T(0); };
+    const T pa_l = across(has_a, axis_p, divide.lo[axis_p] + line_a % a.extent_p);
+    const T qa_l = across(has_a, axis_q, divide.lo[axis_q] + line_a / a.extent_p);
+    const T pb_l = across(has_b, axis_p, divide.lo[axis_p] + line_b % a.extent_p);
+    const T qb_l = across(has_b, axis_q, divide.lo[axis_q] + line_b / a.extent_p);
+    auto divided = [&](T v, T lp, T lq, int k) {
+      const T lk = divide.tables.at(axis, divide.lo[axis] + k - 1);
+      const T lx = axis == 0 ? lk : lp, ly = axis == 1 ? lk : axis == 0 ? lp : lq, lz = axis == 2 ? lk : lq;
+      return eigen_divide_point(v, lx, ly, lz, divide.scale);
     };
 #pragma unroll
     for (int q = 0; q < R / 2; ++q) {
       const int k = t + q * threads_per_line;
       const bool inside = k >= 1;
-      const T fa = has_a && inside ? divided(T(-0.5) * x[q].im, line_a, k) : T(0);
-      const T fb = has_b && inside ? divided(T(0.5) * x[q].re, line_b, k) : T(0);
+      const T fa = has_a && inside ? divided(T(-0.5) * x[q].im, pa_l, qa_l, k) : T(0);
+      const T fb = has_b && inside ? divided(T(0.5) * x[q].re, pb_l, qb_l, k) : T(0);
       x[q] = {fa, fb};
     }
     mirror_second_half<T, M, R>(x, t, line);

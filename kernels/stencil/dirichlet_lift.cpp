@@ -24,18 +24,24 @@ void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, cons
       "stencil::dirichlet_lift", u.space(), stream,
       [&] {
         const auto uv = u.view();
-        const auto fv = f.view();
         const auto bv = b.view();
+        const std::int64_t extent[3] = {n[0], n[1], n[2]};
         core::for_each_host("stencil::dirichlet_lift::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t z) {
-          bv(i, j, z) = dirichlet_lift_point(
-              fv(i, j, z), boundary_part<T>(uv, i - 1, j, z, i - 1, n[0]), boundary_part<T>(uv, i + 1, j, z, i + 1, n[0]),
-              boundary_part<T>(uv, i, j - 1, z, j - 1, n[1]), boundary_part<T>(uv, i, j + 1, z, j + 1, n[1]),
-              boundary_part<T>(uv, i, j, z - 1, z - 1, n[2]), boundary_part<T>(uv, i, j, z + 1, z + 1, n[2]), k);
+          const std::int64_t p[3] = {i, j, z};
+          bv(i, j, z) = dirichlet_lift_point(uv.data, f.view().data, uv.offset(i, j, z), uv.stride, p, extent, k);
         });
       },
       [&](auto) { launch_dirichlet_lift_cuda<T>(u.view(), f.view(), box, n, k, b.view(), stream); });
 }
 
+template <class T>
+void prepare_dirichlet_lift(mesh::MemorySpace space) {
+  if constexpr (core::cuda_built)
+    if (space == mesh::MemorySpace::device) prepare_dirichlet_lift_cuda<T>();
+}
+
+template void prepare_dirichlet_lift<float>(mesh::MemorySpace);
+template void prepare_dirichlet_lift<double>(mesh::MemorySpace);
 template void dirichlet_lift<float>(const mesh::Field<float, 3>&, const mesh::Field<float, 3>&, const mesh::Box<3>&,
                                     const std::array<mesh::Index, 3>&, const PoissonCoefficients<float>&,
                                     mesh::Field<float, 3>&, StreamHandle);

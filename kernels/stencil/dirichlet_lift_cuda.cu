@@ -1,24 +1,48 @@
-#include "kernels/core/for_each_cuda.cuh"
+#include <cuda_runtime.h>
+
 #include "kernels/stencil/dirichlet_lift_cuda.hpp"
 #include "kernels/stencil/dirichlet_lift_point.hpp"
+#include "mesh/check.hpp"
 
 namespace gridflow::kernels::stencil {
 
 namespace {
 
-template <class T>
-struct DirichletLift {
-  mesh::FieldView<const T, 3> u, f;
-  mesh::FieldView<T, 3> b;
-  long long n[3];  // the grid's intervals per axis
-  PoissonCoefficients<T> k;
-  __device__ void operator()(long long i, long long j, long long z) const {
-    b(i, j, z) = dirichlet_lift_point(
-        f(i, j, z), boundary_part<T>(u, i - 1, j, z, i - 1, n[0]), boundary_part<T>(u, i + 1, j, z, i + 1, n[0]),
-        boundary_part<T>(u, i, j - 1, z, j - 1, n[1]), boundary_part<T>(u, i, j + 1, z, j + 1, n[1]),
-        boundary_part<T>(u, i, j, z - 1, z - 1, n[2]), boundary_part<T>(u, i, j, z + 1, z + 1, n[2]), k);
-  }
+constexpr int lift_block_x = 32, lift_block_y = 8;
+/// Points along z per thread: their loads are issued together, before any store.
+constexpr int lift_planes = 4;
+
+struct LiftBox {
+  std::int64_t lo[3];  // the box's low corner
+  int extent[3];       // its points per axis
+  std::int64_t n[3];   // the grid's intervals per axis
 };
+
+/// One thread per (x, y) of the box and `lift_planes` consecutive z: the offsets step by the z
+/// strides, so a point away from the boundary costs a load of f and a store of b, not an index
+/// computation. Each point reads f and u at itself and its boundary neighbours only and writes b
+/// at itself, so loading a thread's f values before its stores is safe where b is u or f.
+template <class T>
+__global__ void __launch_bounds__(lift_block_x* lift_block_y)
+    dirichlet_lift_kernel(mesh::FieldView<const T, 3> u, const T* f, mesh::FieldView<T, 3> b, LiftBox box,
+                          PoissonCoefficients<T> k) {
+  const int x = blockIdx.x * lift_block_x + threadIdx.x, y = blockIdx.y * lift_block_y + threadIdx.y;
+  const int z0 = blockIdx.z * lift_planes;
+  if (x >= box.extent[0] || y >= box.extent[1]) return;
+  std::int64_t p[3] = {box.lo[0] + x, box.lo[1] + y, box.lo[2] + z0};
+  const std::int64_t o = u.offset(p[0], p[1], p[2]), ob = b.offset(p[0], p[1], p[2]);
+  const int planes = min(lift_planes, box.extent[2] - z0);
+  T value[lift_planes];
+#pragma unroll
+  for (int q = 0; q < lift_planes; ++q)
+    if (q < planes) {
+      value[q] = dirichlet_lift_point(u.data, f, o + q * u.stride[2], u.stride, p, box.n, k);
+      ++p[2];
+    }
+#pragma unroll
+  for (int q = 0; q < lift_planes; ++q)
+    if (q < planes) b.data[ob + q * b.stride[2]] = value[q];
+}
 
 }  // namespace
 
@@ -26,9 +50,30 @@ template <class T>
 void launch_dirichlet_lift_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
                                 const std::array<mesh::Index, 3>& n, const PoissonCoefficients<T>& k,
                                 mesh::FieldView<T, 3> b, StreamHandle stream) {
-  core::for_each_cuda(box, DirichletLift<T>{u, f, b, {n[0], n[1], n[2]}, k}, stream, core::ThreadLayout::linear);
+  if (box.empty()) return;
+  LiftBox l{};
+  for (int d = 0; d < 3; ++d) {
+    GRIDFLOW_REQUIRE(box.extent(d) < (1ll << 31), "Dirichlet lift: box too large for the CUDA kernel");
+    l.lo[d] = box.lo[d];
+    l.extent[d] = static_cast<int>(box.extent(d));
+    l.n[d] = n[d];
+  }
+  const dim3 grid(static_cast<unsigned>((l.extent[0] + lift_block_x - 1) / lift_block_x),
+                  static_cast<unsigned>((l.extent[1] + lift_block_y - 1) / lift_block_y),
+                  static_cast<unsigned>((l.extent[2] + lift_planes - 1) / lift_planes));
+  GRIDFLOW_REQUIRE(grid.y <= 65535 && grid.z <= 65535, "Dirichlet lift: box too large for the CUDA grid");
+  dirichlet_lift_kernel<T><<<grid, dim3(lift_block_x, lift_block_y), 0, stream>>>(u, f.data, b, l, k);
+  GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 
+template <class T>
+void prepare_dirichlet_lift_cuda() {
+  cudaFuncAttributes attributes;
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&attributes, dirichlet_lift_kernel<T>));
+}
+
+template void prepare_dirichlet_lift_cuda<float>();
+template void prepare_dirichlet_lift_cuda<double>();
 template void launch_dirichlet_lift_cuda<float>(mesh::FieldView<const float, 3>, mesh::FieldView<const float, 3>,
                                                 const mesh::Box<3>&, const std::array<mesh::Index, 3>&,
                                                 const PoissonCoefficients<float>&, mesh::FieldView<float, 3>, StreamHandle);

@@ -15,4 +15,9 @@ void launch_dirichlet_lift_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<c
                                 const std::array<mesh::Index, 3>& n, const PoissonCoefficients<T>& k,
                                 mesh::FieldView<T, 3> b, StreamHandle stream);
 
+/// Loads the lift's kernel now: CUDA loads a kernel at its first launch by default, which would
+/// otherwise land inside the first timed solve.
+template <class T>
+void prepare_dirichlet_lift_cuda();
+
 }  // namespace gridflow::kernels::stencil

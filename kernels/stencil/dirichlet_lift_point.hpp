@@ -1,6 +1,6 @@
 #pragma once
-// The Dirichlet lift: the interior system's right-hand side b = f - A u_bdry, where u_bdry is u with
-// every interior point zeroed, so only the neighbours that lie on the boundary enter.
+// The Dirichlet lift at one point: the interior system's right-hand side b = f - A u_bdry, where
+// u_bdry is u with every interior point zeroed, so only the neighbours that lie on the boundary enter.
 #include <cstdint>
 
 #include "kernels/stencil/poisson_point.hpp"
@@ -8,18 +8,20 @@
 
 namespace gridflow::kernels::stencil {
 
-/// A neighbour's value in u_bdry: u's value at (i, j, z) when `index`, its index along the axis
-/// stepped, is 0 or n, else 0. Interior points are never read, so the lift may write into u itself.
-template <class T, class View>
-GRIDFLOW_HOST_DEVICE inline T boundary_part(const View& u, std::int64_t i, std::int64_t j, std::int64_t z,
-                                            std::int64_t index, std::int64_t n) {
-  return index == 0 || index == n ? u(i, j, z) : T(0);
-}
-
-/// b = f - laplacian_point(0, w, e, s, n, b, t) with the neighbours already reduced to boundary_part.
+/// b at interior point p = (i, j, z) (1..n[d]-1 along each axis d, n the grid's interval counts),
+/// where `o` is p's offset in u and f (one layout, element strides `stride`). A neighbour is read
+/// from u only where it lies on the boundary (index 0 or n[d]), else it is 0: interior points are
+/// never read, so b may be u itself, and a point away from the boundary costs one read of f.
 template <class T>
-GRIDFLOW_HOST_DEVICE inline T dirichlet_lift_point(T f, T w, T e, T s, T n, T b, T t, const PoissonCoefficients<T>& k) {
-  return f - laplacian_point(T(0), w, e, s, n, b, t, k);
+GRIDFLOW_HOST_DEVICE inline T dirichlet_lift_point(const T* u, const T* f, std::int64_t o, const std::int64_t (&stride)[3],
+                                                   const std::int64_t (&p)[3], const std::int64_t (&n)[3],
+                                                   const PoissonCoefficients<T>& k) {
+  T low[3] = {T(0), T(0), T(0)}, high[3] = {T(0), T(0), T(0)};
+  for (int d = 0; d < 3; ++d) {
+    if (p[d] == 1) low[d] = u[o - stride[d]];
+    if (p[d] + 1 == n[d]) high[d] = u[o + stride[d]];
+  }
+  return f[o] - laplacian_point(T(0), low[0], high[0], low[1], high[1], low[2], high[2], k);
 }
 
 }  // namespace gridflow::kernels::stencil
