@@ -4,7 +4,8 @@
 #
 #   kernels  one lane per GPU, side by side (GPU i % count): the GPU tests on one rank and the
 #            whitening bench; fft_bench and heat2d_kernel --fused; filter_bench with CuPy beside
-#            it; the one-GPU Poisson solvers, jacobi3d_kernel --fused and the set-up times. Then
+#            it; the one-GPU Poisson solvers, the spectral solve's phases (spectral_poisson.sh),
+#            jacobi3d_kernel --fused and the set-up times. Then
 #            the GPU tests on 2 and 4 ranks (one GPU each where there are enough).
 #   scaling  every GPU of the machine: bench/heat2d_scaling.sh, bench/distributed_fft_scaling.sh
 #            and the 1025^3 Poisson solvers on 2 and 4 GPUs.
@@ -49,6 +50,7 @@ lane_solvers() {
   ROOF_BENCH=$bin/jacobi3d_kernel step 150 "$1" bash bench/poisson3d_solvers.sh $bin/gridflow "$work/poisson" 1
   step 10 "$1" python3 bench/poisson_report.py "$work/poisson" "$work/poisson3d_solvers.json" \
     --command "bench/poisson3d_solvers.sh .device/bin/gridflow OUT 1"
+  step 90 "$1" bash bench/spectral_poisson.sh $bin/gridflow "$work/spectral" 5
   step 80 "$1" $bin/jacobi3d_kernel --fused 2,3,4,8 --json "$work/jacobi3d_kernel.json"
   step 60 "$1" bash bench/setup_time.sh $bin/gridflow "$work/setup"
 }

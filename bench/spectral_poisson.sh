@@ -3,7 +3,8 @@
 # double on one GPU (issue 13's case: inputs/poisson3d_small.toml's manufactured problem, a direct
 # solve), REPEATS separate runs (default 5), each writing OUT/run_<i>.json (gridflow --summary);
 # OUT/spectral_poisson.json gets the median run's solve time, its phases and their shares, and the
-# spread over the runs. The same for float beside it (2 runs).
+# spread over the runs. The same for float beside it (2 runs; tolerance 1e-2: a float direct
+# solve of this size leaves a relative residual near 4e-3).
 set -uo pipefail
 gridflow=$1 out=$2 repeats=${3:-5}
 mkdir -p "$out"
@@ -12,7 +13,7 @@ for i in $(seq 1 "$repeats"); do
   mpirun -np 1 "$gridflow" "${args[@]}" precision=double --summary "$out/run_$i.json" > "$out/run_$i.log" 2>&1 || echo "run $i failed"
 done
 for i in 1 2; do
-  mpirun -np 1 "$gridflow" "${args[@]}" precision=float --summary "$out/float_$i.json" > "$out/float_$i.log" 2>&1 || echo "float run $i failed"
+  mpirun -np 1 "$gridflow" "${args[@]}" precision=float poisson.tolerance=1e-2 --summary "$out/float_$i.json" > "$out/float_$i.log" 2>&1 || echo "float run $i failed"
 done
 python3 - "$out" "mpirun -np 1 $(basename "$gridflow") ${args[*]} precision=double --summary OUT.json" <<'PY'
 import glob, json, os, re, sys
