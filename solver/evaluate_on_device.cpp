@@ -1,12 +1,16 @@
 #include "solver/evaluate_on_device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "kernels/core/runtime_kernel.hpp"
 #include "kernels/core/space_dispatch.hpp"
 #include "mesh/check.hpp"
+#include "mesh/device.hpp"
 
 namespace gridflow::solver {
 
@@ -55,10 +59,60 @@ extern "C" __global__ void gridflow_fill(FillArgs a) {
 }
 )";
 
+// The parameters of the difference launch, as GRIDFLOW_FILL_ARGS.
+#define GRIDFLOW_DIFFERENCE_ARGS                                                                     \
+  struct DifferenceArgs {                                                                            \
+    const void* u;                   /* T values */                                                  \
+    long long u_lo[3];               /* global index of u[0] */                                      \
+    long long stride[3];             /* elements between neighbours, per axis */                      \
+    long long lo[3];                 /* the box: first point and extent */                          \
+    long long extent[3];                                                                             \
+    double origin[3];                /* mesh::Grid: coordinate = origin + i * spacing */             \
+    double spacing[3];                                                                               \
+    unsigned long long* most;        /* the largest difference's bits (atomicMax) */                 \
+  };
+GRIDFLOW_DIFFERENCE_ARGS
+
+/// |u - f| in double at every point, f in double as the fill computes it (before any rounding to
+/// T). A non-negative double orders as its bits, and |NaN| (sign cleared) above +infinity, so the
+/// largest bits are the largest difference, or NaN where any difference is NaN. Each warp's
+/// largest goes to `most` with one atomic.
+constexpr const char* difference_kernel = R"(
+extern "C" __global__ void gridflow_max_difference(DifferenceArgs a) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  unsigned long long most = 0;
+  if (i < a.extent[0])
+    for (long long k = blockIdx.z; k < a.extent[2]; k += gridDim.z)
+      for (long long j = blockIdx.y; j < a.extent[1]; j += gridDim.y) {
+        const long long p[3] = {a.lo[0] + i, a.lo[1] + j, a.lo[2] + k};
+        double c[3] = {0.0, 0.0, 0.0};
+        for (int d = 0; d < gridflow_dim; ++d) c[d] = a.origin[d] + (double)p[d] * a.spacing[d];
+        const double u = (double)((const gridflow_value*)a.u)[(p[0] - a.u_lo[0]) + (p[1] - a.u_lo[1]) * a.stride[1] +
+                                                               (p[2] - a.u_lo[2]) * a.stride[2]];
+        const unsigned long long bits = (unsigned long long)__double_as_longlong(fabs(u - gridflow_formula(c[0], c[1], c[2], 0.0)));
+        most = bits > most ? bits : most;
+      }
+  for (int lane = 16; lane > 0; lane /= 2) {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, most, lane);
+    most = other > most ? other : most;
+  }
+  if ((threadIdx.x & 31) == 0 && most != 0) atomicMax(a.most, most);
+}
+)";
+
 template <class T, int Dim>
-std::string kernel_source(const CoordinateFunction& f) {
+std::string kernel_source(const CoordinateFunction& f, const char* args, const char* kernel) {
   return std::string("typedef ") + (sizeof(T) == 4 ? "float" : "double") + " gridflow_value;\nconstexpr int gridflow_dim = " +
-         std::to_string(Dim) + ";\n" + GRIDFLOW_EXPANDED_TEXT(GRIDFLOW_FILL_ARGS) + "\n" + f.device_source() + fill_kernel;
+         std::to_string(Dim) + ";\n" + args + "\n" + f.device_source() + kernel;
+}
+
+constexpr unsigned fill_threads = 128, most_blocks = 65535;
+
+/// The launch shape of both kernels: a thread per point of an x-row, rows and planes grid-strided.
+std::array<unsigned, 3> blocks_over(const long long (&extent)[3]) {
+  return {static_cast<unsigned>((extent[0] + fill_threads - 1) / fill_threads),
+          static_cast<unsigned>(std::min<long long>(extent[1], most_blocks)),
+          static_cast<unsigned>(std::min<long long>(extent[2], most_blocks))};
 }
 
 }  // namespace
@@ -95,14 +149,47 @@ void evaluate_on_device(const CoordinateFunction& f, const mesh::Grid<Dim>& grid
   a.row_points = record.watch.row_points;
   a.plane_points = record.watch.plane_points;
   if constexpr (kernels::core::cuda_built) {
-    const kernels::core::RuntimeKernel kernel(kernel_source<T, Dim>(f), "gridflow_fill", "key '" + f.key() + "' (\"" + f.text() + "\")");
-    constexpr unsigned threads = 128, most_blocks = 65535;
-    const std::array<unsigned, 3> blocks{static_cast<unsigned>((a.extent[0] + threads - 1) / threads),
-                                         static_cast<unsigned>(std::min<long long>(a.extent[1], most_blocks)),
-                                         static_cast<unsigned>(std::min<long long>(a.extent[2], most_blocks))};
+    const kernels::core::RuntimeKernel kernel(
+        kernel_source<T, Dim>(f, GRIDFLOW_EXPANDED_TEXT(GRIDFLOW_FILL_ARGS), fill_kernel), "gridflow_fill",
+        "key '" + f.key() + "' (\"" + f.text() + "\")");
     void* args[] = {&a};
-    kernel.launch(blocks, {threads, 1, 1}, args, stream);
+    kernel.launch(blocks_over(a.extent), {fill_threads, 1, 1}, args, stream);
   }
+}
+
+template <class T, int Dim>
+double max_difference_on_device(const CoordinateFunction& f, const mesh::Grid<Dim>& grid, const mesh::Box<Dim>& box,
+                                mesh::FieldView<const T, Dim> u, StreamHandle stream) {
+  if (!has_device_form(f)) throw Error("max_difference_on_device: '" + f.text() + "' (" + f.key() + ") has no device form");
+  kernels::core::require_stream(stream, "solver::max_difference_on_device");
+  if (box.empty()) return 0;
+  DifferenceArgs a{};
+  a.u = u.data;
+  for (int d = 0; d < 3; ++d) {
+    const bool axis = d < Dim;
+    a.u_lo[d] = axis ? u.lo[d] : 0;
+    a.stride[d] = axis ? u.stride[d] : 0;
+    a.lo[d] = axis ? box.lo[d] : 0;
+    a.extent[d] = axis ? box.extent(d) : 1;
+    a.origin[d] = axis ? grid.origin[d] : 0.0;
+    a.spacing[d] = axis ? grid.spacing(d) : 0.0;
+  }
+  std::uint64_t most = 0;
+  if constexpr (kernels::core::cuda_built) {
+    const mesh::Buffer slot(sizeof most, mesh::MemorySpace::device);
+    mesh::copy_bytes_async(slot.data(), mesh::MemorySpace::device, &most, mesh::MemorySpace::host, sizeof most, stream);
+    a.most = static_cast<unsigned long long*>(slot.data());
+    const kernels::core::RuntimeKernel kernel(
+        kernel_source<T, Dim>(f, GRIDFLOW_EXPANDED_TEXT(GRIDFLOW_DIFFERENCE_ARGS), difference_kernel),
+        "gridflow_max_difference", "key '" + f.key() + "' (\"" + f.text() + "\")");
+    void* args[] = {&a};
+    kernel.launch(blocks_over(a.extent), {fill_threads, 1, 1}, args, stream);
+    mesh::copy_bytes_async(&most, mesh::MemorySpace::host, slot.data(), mesh::MemorySpace::device, sizeof most, stream);
+    mesh::synchronize(stream);
+  }
+  double value;
+  std::memcpy(&value, &most, sizeof value);
+  return value;
 }
 
 template void evaluate_on_device<float, 2>(const CoordinateFunction&, const mesh::Grid<2>&, const mesh::Box<2>&,
@@ -113,5 +200,13 @@ template void evaluate_on_device<float, 3>(const CoordinateFunction&, const mesh
                                            mesh::FieldView<float, 3>, StreamHandle, const NonFiniteWatchOn<3>&);
 template void evaluate_on_device<double, 3>(const CoordinateFunction&, const mesh::Grid<3>&, const mesh::Box<3>&,
                                             mesh::FieldView<double, 3>, StreamHandle, const NonFiniteWatchOn<3>&);
+template double max_difference_on_device<float, 2>(const CoordinateFunction&, const mesh::Grid<2>&, const mesh::Box<2>&,
+                                                   mesh::FieldView<const float, 2>, StreamHandle);
+template double max_difference_on_device<double, 2>(const CoordinateFunction&, const mesh::Grid<2>&, const mesh::Box<2>&,
+                                                    mesh::FieldView<const double, 2>, StreamHandle);
+template double max_difference_on_device<float, 3>(const CoordinateFunction&, const mesh::Grid<3>&, const mesh::Box<3>&,
+                                                   mesh::FieldView<const float, 3>, StreamHandle);
+template double max_difference_on_device<double, 3>(const CoordinateFunction&, const mesh::Grid<3>&, const mesh::Box<3>&,
+                                                    mesh::FieldView<const double, 3>, StreamHandle);
 
 }  // namespace gridflow::solver

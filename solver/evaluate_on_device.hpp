@@ -36,4 +36,12 @@ template <class T, int Dim>
 void evaluate_on_device(const CoordinateFunction& f, const mesh::Grid<Dim>& grid, const mesh::Box<Dim>& box,
                         mesh::FieldView<T, Dim> out, StreamHandle stream, const NonFiniteWatchOn<Dim>& record = {});
 
+/// The largest |u(p) - f(p)| over the points p of `box` (global indices, inside u's allocation),
+/// f evaluated in double as evaluate_on_device does (so within the ulp bounds of its transcendental
+/// functions from muParser's value) and u's value widened to double; NaN where any difference is
+/// NaN. Runs on `stream` and waits for it. Needs has_device_form(f); throws Error otherwise.
+template <class T, int Dim>
+double max_difference_on_device(const CoordinateFunction& f, const mesh::Grid<Dim>& grid, const mesh::Box<Dim>& box,
+                                mesh::FieldView<const T, Dim> u, StreamHandle stream);
+
 }  // namespace gridflow::solver

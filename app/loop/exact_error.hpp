@@ -1,6 +1,7 @@
 #pragma once
 // ExactError<T>: the observer that measures, at the end of a Poisson run, the largest difference
-// over the grid between the solution and the exact one the deck gives (poisson.exact).
+// over the grid between the solution and the exact one the deck gives (poisson.exact); on the device
+// where the formula has a device form (solver::max_difference_on_device), else on the host.
 #include <optional>
 #include <string>
 

@@ -10,8 +10,9 @@
 //    argument both sides compute alike (log's bound); log2 is log(v)/log(2), two logs and a
 //    division: 5 ulp; 2^-x^2 carries the inner pow's error into the outer one's exponent: 6 ulp.
 //    A float field rounds the double value once more: 1 float ulp.
-// Then the disk cache (a second evaluation compiles nothing, a corrupt entry is compiled again),
-// NVRTC's error report, the non-finite record, and the heat and Poisson set-up paths.
+// Then the largest difference of a field from a formula (bitwise the host's where the operations are
+// exact, NaN kept), the disk cache (a second evaluation compiles nothing, a corrupt entry is
+// compiled again), NVRTC's error report, the non-finite record, and the heat and Poisson set-up paths.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -173,6 +174,65 @@ TYPED_TEST(EvaluateOnDeviceGpu, NonFiniteValuesAreRecordedAtTheFirstWatchedPoint
     EXPECT_TRUE(std::isinf(back(50, 30)));
     EXPECT_EQ(back(49, 30), static_cast<T>(e.eval(grid.coordinate(0, 49), grid.coordinate(1, 30))));
   }
+}
+
+/// The host's max |u - f| (as app::ExactError takes it: NaN kept) and the device's, over a rank's
+/// box of a field whose values are `values` rounded to T.
+template <class T, int Dim>
+std::pair<double, double> max_differences(const app::Expression& values, const app::Expression& f) {
+  const auto grid = test_grid<Dim>();
+  mesh::Box<Dim> owned = grid.points();
+  owned.lo[0] += 5;
+  owned.hi[1] -= 4;
+  mesh::Field<T, Dim> host(owned, 2, MemorySpace::host), device(owned, 2, MemorySpace::device);
+  const auto view = host.view();
+  solver::evaluate_on_box(values, grid, owned, [&](const auto& p, double v) {
+    if constexpr (Dim == 2) view(p[0], p[1]) = static_cast<T>(v);
+    else view(p[0], p[1], p[2]) = static_cast<T>(v);
+  });
+  device.copy_from(host);
+  double on_host = 0;
+  solver::evaluate_on_box(f, grid, owned, [&](const auto& p, double v) {
+    double u;
+    if constexpr (Dim == 2) u = view(p[0], p[1]);
+    else u = view(p[0], p[1], p[2]);
+    const double diff = std::abs(u - v);
+    if (!(diff <= on_host)) on_host = diff;
+  });
+  mesh::Stream stream;
+  const mesh::Field<T, Dim>& readonly = device;
+  return {on_host, solver::max_difference_on_device<T, Dim>(f, grid, owned, readonly.view(), stream.get())};
+}
+
+TYPED_TEST(EvaluateOnDeviceGpu, MaxDifferenceFromAFieldEqualsTheHostsBitwiseAndKeepsNaN) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  using T = TypeParam;
+  const app::Expression values2("u", "x*y + 0.5*x", coordinates<2>()), values3("u", "x*y*z - z/3 + 1", coordinates<3>());
+  // Exact operations: the same bits; a difference that is 0 everywhere gives +0.
+  for (const std::string f : {"x*y + 0.5*x - 3/(y + 1.5)", "x*y + 0.5*x"}) {
+    const auto [host, device] = max_differences<T, 2>(values2, app::Expression("k", f, coordinates<2>()));
+    EXPECT_EQ(host, device) << f;
+  }
+  const auto [host3, device3] = max_differences<T, 3>(values3, app::Expression("k", "x*y*z - 2*x + 1/3", coordinates<3>()));
+  EXPECT_EQ(host3, device3);
+  EXPECT_GT(device3, 0.1);
+  const auto [zero_host, zero_device] = max_differences<T, 3>(values3, values3);
+  if (sizeof(T) == 8) {
+    EXPECT_EQ(zero_device, 0.0);  // a double field holds the formula's values exactly
+  }
+  EXPECT_EQ(zero_host, zero_device);
+  // 1/(x - x0) is infinite on column 50 (so the difference is), and 0/0 there where y = y0 as well: NaN wins.
+  const auto grid = test_grid<2>();
+  char x0[64], y0[64];
+  std::snprintf(x0, sizeof x0, "%.17g", grid.coordinate(0, 50));
+  std::snprintf(y0, sizeof y0, "%.17g", grid.coordinate(1, 30));
+  const auto [inf_host, inf_device] = max_differences<T, 2>(values2, app::Expression("k", std::string("1/(x - ") + x0 + ")", coordinates<2>()));
+  EXPECT_TRUE(std::isinf(inf_host) && std::isinf(inf_device));
+  const auto [nan_host, nan_device] =
+      max_differences<T, 2>(values2, app::Expression("k", std::string("(y - ") + y0 + ")/(x - " + x0 + ")", coordinates<2>()));
+  EXPECT_TRUE(std::isnan(nan_host));
+  EXPECT_TRUE(std::isnan(nan_device));
 }
 
 // Runtime kernels exist in builds with CUDA only (the cases skip without it, and these keep a build
