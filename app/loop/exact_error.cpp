@@ -28,7 +28,7 @@ void ExactError<T>::act(const RunState<T, 3>& state, RunControl&) {
     const mesh::Field<T, 3>& u = state.fields.host("u");
     solver::evaluate_on_box(m_exact, d.grid(), d.owned(), [&](const auto& p, double v) {
       const double diff = std::abs(static_cast<double>(u(p[0], p[1], p[2])) - v);
-      if (!(diff <= err)) err = diff;  // a NaN is kept, never skipped as std::max would
+      if (std::isnan(diff) || diff > err) err = diff;  // a NaN is kept: std::max would skip it, and a later diff replace it
     });
   }
   double global = 0;

@@ -197,7 +197,7 @@ std::pair<double, double> max_differences(const app::Expression& values, const a
     if constexpr (Dim == 2) u = view(p[0], p[1]);
     else u = view(p[0], p[1], p[2]);
     const double diff = std::abs(u - v);
-    if (!(diff <= on_host)) on_host = diff;
+    if (std::isnan(diff) || diff > on_host) on_host = diff;
   });
   mesh::Stream stream;
   const mesh::Field<T, Dim>& readonly = device;

@@ -2,7 +2,8 @@
 // its steps, the end and nothing twice, and names /Info from what the run knows when it first
 // writes; the finite check stops every rank together when one rank's field is no longer finite,
 // at its own steps only; progress lines come at their steps and the last; the phase table takes
-// the slowest rank's seconds.
+// the slowest rank's seconds; the error against the exact solution is the largest over every rank
+// and keeps a NaN.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <mpi.h>
@@ -17,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "app/deck/expression.hpp"
+#include "app/loop/exact_error.hpp"
 #include "app/output/field_output.hpp"
 #include "app/loop/finite_check.hpp"
 #include "app/output/phase_table.hpp"
@@ -216,4 +219,34 @@ TEST(RunObservers, PhaseTableTakesTheSlowestRanksSeconds) {
   EXPECT_EQ(table.phases(), (app::Phases{{"rank", static_cast<double>(world_size() - 1)}, {"one", 1.0}}));
   EXPECT_GE(table.total(), 0.0);
   EXPECT_NE(table.text().find("rank"), std::string::npos);
+}
+
+TEST(RunObservers, ExactErrorIsTheLargestDifferenceOverEveryRankAndKeepsANaN) {
+  gridflow::mesh::Grid<3> grid;
+  grid.n = {12, 9, 10};
+  const gridflow::mesh::Decomposition<3> d(grid, MPI_COMM_WORLD);
+  const app::Expression exact("poisson.exact", "x*y - z/3", {"x", "y", "z"});
+  gridflow::mesh::Field<double, 3> u(d.owned(), 1, gridflow::mesh::MemorySpace::host);
+  const auto& owned = d.owned();
+  for (auto k = owned.lo[2]; k <= owned.hi[2]; ++k)
+    for (auto j = owned.lo[1]; j <= owned.hi[1]; ++j)
+      for (auto i = owned.lo[0]; i <= owned.hi[0]; ++i)
+        u(i, j, k) = exact.eval(grid.coordinate(0, i), grid.coordinate(1, j), grid.coordinate(2, k)) + 1e-3 * (i + j + k == 7);
+  const auto error_of = [&](const gridflow::mesh::Field<double, 3>& field) {
+    app::FieldAccess<double, 3> fields(d);
+    fields.point_to({{"u", &field}}, nullptr);
+    const app::RunState<double, 3> state{1, 0, 1, 0, 0, true, fields, d, 0, 0};
+    app::ExactError<double> error(exact);
+    app::RunControl control;
+    error.act(state, control);
+    return error.value();
+  };
+  // The one rank holding a point with i + j + k = 7 off by 1e-3, every other point exact (the
+  // formula's operations are the same as the fill's): that is the max on every rank.
+  const auto one_off = error_of(u);
+  ASSERT_TRUE(one_off.has_value());
+  EXPECT_NEAR(*one_off, 1e-3, 1e-15);
+  // A NaN at the first point of rank 0's box, followed by larger differences: kept.
+  if (world_rank() == 0) u(owned.lo[0], owned.lo[1], owned.lo[2]) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(*error_of(u)));
 }
