@@ -26,6 +26,13 @@ class Evaluator {
   /// One execution of `c`, the work to be timed. Queue it on the stream given to the timer (an
   /// EventTimer), or block until it is done (a SteadyTimer).
   virtual void run(const Configuration& c) = 0;
+  /// What one run of `c` computes, in the unit the costs compare (the tuner divides each run's
+  /// time by it): 1 where every run does the same work; the steps of the run where candidates'
+  /// runs differ in length (on-line tuning: whole launches of each candidate's own depth).
+  virtual double work(const Configuration& c) const {
+    (void)c;
+    return 1.0;
+  }
   // Either may throw gridflow::Error for a configuration that cannot launch (too many registers
   // or too much shared memory): the tuner then skips it and says why in its report.
 };

@@ -16,6 +16,7 @@ class LegalOnlyEvaluator final : public Evaluator {
   LegalOnlyEvaluator(const SearchSpace& space, Evaluator& inner) : m_space(space), m_inner(inner) {}
   CheckResult check(const Configuration& c) override;
   void run(const Configuration& c) override;
+  double work(const Configuration& c) const override { return m_inner.work(c); }
   /// Calls forwarded to the inner evaluator, checks and runs together.
   std::size_t forwarded() const { return m_forwarded; }
 

@@ -21,7 +21,7 @@ struct MeasurementPolicy {
 /// The timed runs of one configuration that passed its check.
 struct Measurement {
   Configuration config;
-  std::vector<double> samples_s;  ///< seconds per run, in the order taken
+  std::vector<double> samples_s;  ///< seconds per run (per unit of Evaluator::work), in the order taken
   double median_s() const;
 };
 

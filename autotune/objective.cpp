@@ -57,7 +57,7 @@ void Objective::time_runs(Measurement& m) {
   for (int i = 0; i < m_policy.repeats; ++i) {
     m_timer.start();
     m_evaluator.run(m.config);
-    m.samples_s.push_back(m_timer.stop());
+    m.samples_s.push_back(m_timer.stop() / m_evaluator.work(m.config));
     ++m_timed_runs;
   }
 }

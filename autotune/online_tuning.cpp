@@ -27,14 +27,30 @@ class ComputationEnded : public std::exception {
   const char* what() const noexcept override { return "the computation ended during the tuning"; }
 };
 
-/// One run of a candidate = `steps_per_run` real steps with it; see online_tuning.hpp for why
-/// check() has nothing to compare.
+/// `steps` rounded up to a whole multiple of `multiple`.
+std::int64_t whole_multiples(std::int64_t steps, std::int64_t multiple) { return (steps + multiple - 1) / multiple * multiple; }
+
+/// One run of a candidate = the target steps per run rounded up to whole multiples of the
+/// candidate's multiple (setup.candidate_multiple, else setup.run_multiple) real steps with it; its
+/// work is those steps, so its cost is seconds per step. See online_tuning.hpp for why check() has
+/// nothing to compare.
 class StepsEvaluator final : public autotune::Evaluator {
  public:
   /// Never takes the run past `last_step` (nullopt: no limit).
-  StepsEvaluator(SteppedRun& run, std::optional<std::int64_t> last_step) : m_run(run), m_last_step(last_step) {}
-  /// Known once probe runs have been timed, before the first candidate.
-  void set_steps_per_run(std::int64_t steps) { m_steps_per_run = steps; }
+  StepsEvaluator(SteppedRun& run, const OnlineTuning& setup, std::optional<std::int64_t> last_step)
+      : m_run(run), m_setup(setup), m_last_step(last_step) {}
+  /// Known once probe runs have been timed, before the first candidate: steps for about
+  /// target_run_seconds, before rounding.
+  void set_target_steps(std::int64_t steps) { m_target_steps = steps; }
+  /// The steps of a run of `c`: at most whole_multiples(target, setup.run_multiple).
+  std::int64_t steps_per_run(const autotune::Configuration& c) const {
+    const std::int64_t multiple = m_setup.candidate_multiple ? m_setup.candidate_multiple(c) : m_setup.run_multiple;
+    GRIDFLOW_REQUIRE(multiple >= 1 && m_setup.run_multiple % multiple == 0,
+                     "on-line tuning: " + c.to_string() + " asks for runs of multiples of " + std::to_string(multiple) +
+                         " steps, not a divisor of " + std::to_string(m_setup.run_multiple));
+    return whole_multiples(m_target_steps, multiple);
+  }
+  double work(const autotune::Configuration& c) const override { return static_cast<double>(steps_per_run(c)); }
 
   autotune::CheckResult check(const autotune::Configuration& c) override {
     // Applying the candidate here sets up its exchange (collective, slow with NCCL) untimed.
@@ -43,23 +59,24 @@ class StepsEvaluator final : public autotune::Evaluator {
   }
 
   void run(const autotune::Configuration& c) override {
-    if (m_last_step && m_run.step() + m_steps_per_run > *m_last_step)
+    const std::int64_t steps = steps_per_run(c);
+    if (m_last_step && m_run.step() + steps > *m_last_step)
       throw std::logic_error("on-line tuning: a run of " + c.to_string() + " would pass step " +
                              std::to_string(*m_last_step) + ", the last the tuning may take");
     m_run.apply(c);
-    if (m_run.advance(m_steps_per_run) < m_steps_per_run) throw ComputationEnded();
+    if (m_run.advance(steps) < steps) throw ComputationEnded();
   }
 
  private:
   SteppedRun& m_run;
-  std::int64_t m_steps_per_run = 1;
+  const OnlineTuning& m_setup;
+  std::int64_t m_target_steps = 1;
   std::optional<std::int64_t> m_last_step;
 };
 
 /// Steps per measured run: enough for target_run_seconds judging by probe runs (the slowest
-/// rank's time), rounded up to whole multiples of setup.run_multiple. The probe doubles its
-/// length from setup.probe_steps, since a first run pays for cold caches, and takes at most
-/// `probe_limit` steps in all.
+/// rank's time), before any rounding. The probe doubles its length from setup.probe_steps, since
+/// a first run pays for cold caches, and takes at most `probe_limit` steps in all.
 std::int64_t probe_steps_per_run(SteppedRun& run, const OnlineTuning& setup, std::int64_t probe_limit) {
   std::int64_t count = setup.probe_steps, taken = 0;
   double slowest = 0;
@@ -75,8 +92,7 @@ std::int64_t probe_steps_per_run(SteppedRun& run, const OnlineTuning& setup, std
     count *= 2;
   }
   const double wanted = std::ceil(target_run_seconds * static_cast<double>(count) / std::max(slowest, 1e-9));
-  const auto steps = static_cast<std::int64_t>(std::clamp(wanted, 1.0, 1e6));
-  return (steps + setup.run_multiple - 1) / setup.run_multiple * setup.run_multiple;
+  return static_cast<std::int64_t>(std::clamp(wanted, 1.0, 1e6));
 }
 
 }  // namespace
@@ -84,16 +100,17 @@ std::int64_t probe_steps_per_run(SteppedRun& run, const OnlineTuning& setup, std
 OnlineTuningResult tune_online(SteppedRun& run, const autotune::SearchSpace& space, const OnlineTuning& setup) {
   const std::int64_t first_step = run.step();
   const auto max_steps = setup.max_steps;
-  StepsEvaluator evaluator(run, max_steps ? std::optional(first_step + *max_steps) : std::nullopt);
+  StepsEvaluator evaluator(run, setup, max_steps ? std::optional(first_step + *max_steps) : std::nullopt);
   TuningRequest request = setup.request;
   request.affordable_runs = [&]() -> std::optional<std::size_t> {
     if (max_steps && *max_steps < setup.probe_steps + setup.run_multiple) return std::size_t{0};
     // The probe may spend a tenth of the steps the tuning may take (all of them off-line).
     const std::int64_t probe_limit = max_steps ? std::max(setup.probe_steps, *max_steps / 10) : 1 << 20;
-    const std::int64_t steps_per_run = probe_steps_per_run(run, setup, probe_limit);
-    evaluator.set_steps_per_run(steps_per_run);
+    const std::int64_t target = probe_steps_per_run(run, setup, probe_limit);
+    evaluator.set_target_steps(target);
     if (!max_steps) return std::nullopt;
-    return static_cast<std::size_t>((*max_steps - (run.step() - first_step)) / steps_per_run);
+    // Sized for the longest runs (whole multiples of run_multiple): never past max_steps.
+    return static_cast<std::size_t>((*max_steps - (run.step() - first_step)) / whole_multiples(target, setup.run_multiple));
   };
 
   OnlineTuningResult result;
@@ -112,6 +129,7 @@ OnlineTuningResult tune_online(SteppedRun& run, const autotune::SearchSpace& spa
     outcome.note = "the computation ended after " + std::to_string(run.step() - first_step) +
                    " steps, during the tuning: the defaults, nothing stored";
   }
+  if (outcome.report) outcome.report->per = "step";
   run.apply(outcome.chosen);
   result.steps_taken = run.step() - first_step;
   return result;

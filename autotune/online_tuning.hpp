@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -45,6 +46,10 @@ struct OnlineTuning {
   std::optional<std::int64_t> max_steps;  ///< steps the tuning may take; nullopt: as many as the search needs
   std::int64_t probe_steps = 1;           ///< length of the first probe run, which then doubles
   std::int64_t run_multiple = 1;          ///< measured runs are whole multiples of this many steps
+  /// Where set, a run of candidate c is whole multiples of candidate_multiple(c) steps instead (a
+  /// divisor of run_multiple, which then only sizes the search): each candidate's runs last about
+  /// target length whatever the deepest candidate, and its cost is its time per step.
+  std::function<std::int64_t(const Configuration&)> candidate_multiple;
 };
 
 struct OnlineTuningResult {

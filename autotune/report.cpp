@@ -21,10 +21,11 @@ std::optional<double> TuningReport::speedup() const {
 }
 
 std::string TuningReport::to_text() const {
-  std::string text = "autotune " + kernel + ": " + chosen.to_string() + " at " + milliseconds(chosen_median_s);
+  const auto time = [&](double seconds) { return milliseconds(seconds) + (per.empty() ? "" : " per " + per); };
+  std::string text = "autotune " + kernel + ": " + chosen.to_string() + " at " + time(chosen_median_s);
   if (const auto s = speedup())
     text += ", " + format("%.3g", *s) + "x the default " + default_config.to_string() + " (" +
-            milliseconds(*default_median_s) + ")";
+            time(*default_median_s) + ")";
   else
     text += ", the default " + default_config.to_string() + " was rejected";
   text += '\n';
@@ -56,6 +57,7 @@ nlohmann::json TuningReport::to_json() const {
                       {"wall_s", wall_s}};
   if (default_median_s) j["default_median_s"] = *default_median_s;
   if (const auto s = speedup()) j["speedup"] = *s;
+  if (!per.empty()) j["per"] = per;
   return j;
 }
 
@@ -75,6 +77,7 @@ ReportAttributes TuningReport::to_attributes(const std::string& prefix) const {
   for (std::size_t i = 0; i < rejected.size(); ++i)
     a.emplace_back(prefix + "skipped." + std::to_string(i), rejected[i].config.to_string() + ": " + rejected[i].reason);
   a.emplace_back(prefix + "wall_s", wall_s);
+  if (!per.empty()) a.emplace_back(prefix + "per", per);
   return a;
 }
 

@@ -26,13 +26,14 @@ struct TuningReport {
   std::string strategy;                    ///< the strategy's name
   bool from_cache = false;                 ///< true: nothing was timed now, the figures are the cached ones
   Configuration chosen;                    ///< the configuration to run
-  double chosen_median_s = 0;              ///< its median seconds per run
+  double chosen_median_s = 0;              ///< its median seconds per run (per `per` where set)
   Configuration default_config;            ///< the untuned configuration
   std::optional<double> default_median_s;  ///< its median; nullopt when it was rejected
   std::size_t evaluations = 0;             ///< configurations tried (measured or rejected)
   std::size_t timed_runs = 0;              ///< timed runs, re-checks included
   std::vector<Rejection> rejected;         ///< configurations skipped, with the reason
   double wall_s = 0;                       ///< tuning wall time, checks and warm-ups included
+  std::string per;                         ///< what the medians time where not one run: "step" (on-line tuning)
 
   /// default_median_s / chosen_median_s (> 1 when tuning paid off); nullopt without a default median.
   std::optional<double> speedup() const;
