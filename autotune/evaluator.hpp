@@ -29,10 +29,7 @@ class Evaluator {
   /// What one run of `c` computes, in the unit the costs compare (the tuner divides each run's
   /// time by it): 1 where every run does the same work; the steps of the run where candidates'
   /// runs differ in length (on-line tuning: whole launches of each candidate's own depth).
-  virtual double work(const Configuration& c) const {
-    (void)c;
-    return 1.0;
-  }
+  virtual double work(const Configuration&) const { return 1.0; }
   // Either may throw gridflow::Error for a configuration that cannot launch (too many registers
   // or too much shared memory): the tuner then skips it and says why in its report.
 };

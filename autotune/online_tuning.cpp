@@ -45,9 +45,10 @@ class StepsEvaluator final : public autotune::Evaluator {
   /// The steps of a run of `c`: at most whole_multiples(target, setup.run_multiple).
   std::int64_t steps_per_run(const autotune::Configuration& c) const {
     const std::int64_t multiple = m_setup.candidate_multiple ? m_setup.candidate_multiple(c) : m_setup.run_multiple;
-    GRIDFLOW_REQUIRE(multiple >= 1 && m_setup.run_multiple % multiple == 0,
-                     "on-line tuning: " + c.to_string() + " asks for runs of multiples of " + std::to_string(multiple) +
-                         " steps, not a divisor of " + std::to_string(m_setup.run_multiple));
+    // Not a gridflow::Error, which the tuner would take for a candidate that cannot launch.
+    if (multiple < 1 || m_setup.run_multiple % multiple != 0)
+      throw std::logic_error("on-line tuning: " + c.to_string() + " asks for runs of multiples of " + std::to_string(multiple) +
+                             " steps, not a divisor of " + std::to_string(m_setup.run_multiple));
     return whole_multiples(m_target_steps, multiple);
   }
   double work(const autotune::Configuration& c) const override { return static_cast<double>(steps_per_run(c)); }

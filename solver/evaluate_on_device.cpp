@@ -180,7 +180,7 @@ double max_difference_on_device(const CoordinateFunction& f, const mesh::Grid<Di
   std::uint64_t most = 0;
   if constexpr (kernels::core::cuda_built) {
     const mesh::Buffer slot(sizeof most, mesh::MemorySpace::device);
-    mesh::copy_bytes_async(slot.data(), mesh::MemorySpace::device, &most, mesh::MemorySpace::host, sizeof most, stream);
+    mesh::fill_device_bytes(slot.data(), 0, sizeof most, stream);
     a.most = static_cast<unsigned long long*>(slot.data());
     const kernels::core::RuntimeKernel kernel(
         kernel_source<T, Dim>(f, GRIDFLOW_EXPANDED_TEXT(GRIDFLOW_DIFFERENCE_ARGS), difference_kernel),

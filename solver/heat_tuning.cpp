@@ -1,6 +1,5 @@
 #include "solver/heat_tuning.hpp"
 
-#include <algorithm>
 #include <numeric>
 
 #include "autotune/ghost_width_tuning.hpp"

@@ -211,7 +211,6 @@ void launch_dst1_divide_dst1_onchip(T* field, const BoxAddressing& box, const st
                                     const EigenTables<T>& tables, T scale, const FlowGraphTunables& tunables,
                                     StreamHandle stream) {
   GRIDFLOW_REQUIRE(field != nullptr, "DST-I, division, DST-I on chip: no field");
-  GRIDFLOW_REQUIRE(axis >= 0 && axis < 3, "DST-I lines: axis " + std::to_string(axis) + " is not 0, 1 or 2");
   const Dst1DivideArgs<T> divide{tables, {lo[0], lo[1], lo[2]}, axis, scale};
   dst1_lines<T>(field, box, axis, tunables, divide, stream);
 }

@@ -24,11 +24,12 @@ void dirichlet_lift(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, cons
       "stencil::dirichlet_lift", u.space(), stream,
       [&] {
         const auto uv = u.view();
+        const T* const fv = f.view().data;  // f shares u's layout: the same offsets
         const auto bv = b.view();
         const std::int64_t extent[3] = {n[0], n[1], n[2]};
         core::for_each_host("stencil::dirichlet_lift::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t z) {
           const std::int64_t p[3] = {i, j, z};
-          bv(i, j, z) = dirichlet_lift_point(uv.data, f.view().data, uv.offset(i, j, z), uv.stride, p, extent, k);
+          bv(i, j, z) = dirichlet_lift_point(uv.data, fv, uv.offset(i, j, z), uv.stride, p, extent, k);
         });
       },
       [&](auto) { launch_dirichlet_lift_cuda<T>(u.view(), f.view(), box, n, k, b.view(), stream); });
