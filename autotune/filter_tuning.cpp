@@ -11,6 +11,7 @@
 #include "autotune/timer.hpp"
 #include "kernels/filter/filter_search_space.hpp"
 #include "kernels/filter/ring_block.hpp"
+#include "kernels/filter/warp_block.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::autotune {
@@ -35,13 +36,15 @@ namespace {
 /// The direct family's device candidates of separable weights.
 template <int Dim>
 std::vector<FilterTunables> direct_device_candidates(const kf::FilterWeights<Dim>& weights, int dims) {
-  const bool ring = kf::ring_lengths<Dim>(weights.axis)[0] != 0;
+  const bool ring = kf::ring_lengths<Dim>(weights.axis)[0] != 0, warp = kf::warp_length<Dim>(weights.axis) != 0;
   std::vector<FilterTunables> c;
   for (const FilterTunables& t : kf::filter_candidates(dims)) {
-    // Where the ring kernel runs it beat every other variant on every benchmark case (bench/
-    // README.md); elsewhere the tiled shapes at 256 threads cover that variant's spread.
-    const bool keep = ring ? t.variant == FilterVariant::ring
-                           : t.variant != FilterVariant::ring && (t.variant != FilterVariant::tiled || t.threads == 256);
+    // Where the ring kernel runs, it (and the warp kernel where that runs) beat every other variant
+    // on every benchmark case (bench/README.md); elsewhere the tiled shapes at 256 threads cover
+    // that variant's spread.
+    const bool walks = t.variant == FilterVariant::ring || t.variant == FilterVariant::warp;
+    const bool keep = ring ? t.variant == FilterVariant::ring || (warp && t.variant == FilterVariant::warp)
+                           : !walks && (t.variant != FilterVariant::tiled || t.threads == 256);
     if (keep) c.push_back(t);
   }
   if (ring) {

@@ -16,6 +16,7 @@
 #include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
+#include "kernels/filter/warp_block.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::filter {
@@ -230,8 +231,20 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
     launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
     return;
   }
-  // Ring where a kernel is compiled for the weights and fits; else the streaming defaults.
+  // The warp kernel where one is compiled for the weights and fits; else the ring defaults.
   FilterTunables asked = m_tunables;
+  if (asked.variant == FilterVariant::warp) {
+    if constexpr (Dim == 2) {
+      const int k = warp_length<Dim>(m_weights.axis);
+      if (k != 0 && warp_shared_bytes<T>(asked, k) <= m_scratch->shared_bytes) {
+        m_path = "warp";
+        launch_warp_cuda<T>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+        return;
+      }
+    }
+    asked = FilterTunables::ring_defaults_for(Dim);
+  }
+  // Ring where a kernel is compiled for the weights and fits; else the streaming defaults.
   if (asked.variant == FilterVariant::ring) {
     const auto length = ring_lengths<Dim>(m_weights.axis);
     if (length[0] != 0 && asked.threads <= ring_max_threads(length) && ring_shared_bytes<T, Dim>(asked, length) <= m_scratch->shared_bytes) {

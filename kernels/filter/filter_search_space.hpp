@@ -3,7 +3,8 @@
 // kernel, tiled launches over thread counts, tile shapes and outputs per thread, fused and per
 // axis, and streaming launches over strip widths, walk segments, outputs per thread and batches.
 // A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth. Ring launches over
-// threads (and cross rows in 3D), walk segments, planes per step and steps staged. The FFT
+// threads (and cross rows in 3D), walk segments, planes per step and steps staged; warp lines
+// (1D) over warps per block and pairs per thread. The FFT
 // variant's tiles and libraries are listed apart (filter_fft_candidates).
 #include <utility>
 #include <vector>
@@ -27,6 +28,8 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
       for (int chunks : {2, 4, 8, 16})
         for (const auto& [cells, batch] : {std::pair<int, int>{2, 4}, {2, 6}, {2, 8}, {4, 8}, {4, 16}})
           c.push_back({FilterVariant::ring, t, 1, 1, chunks, true, cells, false, batch});
+    for (int t : {128, 256, 512})
+      for (int cells : {2, 4}) c.push_back({FilterVariant::warp, t, 1, 1, 1, true, cells});
     return c;
   }
   struct Tile {

@@ -30,6 +30,13 @@ enum class FilterVariant {
   /// filtered axis (3, 5, 9 or 33; a 1D signal, the walk axis left alone, included); other
   /// filters run the streaming defaults.
   ring,
+  /// Warp lines (x alone: a 1D signal, or rows apart): each warp copies `cells` pairs of values
+  /// per thread of one row with their x halo into shared memory of its own, asynchronously, all
+  /// at once, synchronizes with __syncwarp only, and filters them from windows of that memory. One
+  /// length (3, 5, 9 or 33); other filters run the ring defaults. Beside the ring kernel's chunks:
+  /// no block barrier and no pipeline to fill, so a short launch of many warps is near the
+  /// copy of the same size (bench/results/filter_bench_h200.json).
+  warp,
   /// FFT tiles (fft_correlate.hpp): the global array cut into tiles of `fft_tile` outputs per
   /// transformed axis (fft_tiling.hpp), each tile's window transformed, multiplied by the weights'
   /// transfer function and transformed back; separable filters pass by pass. Runs on host fields
@@ -44,6 +51,7 @@ inline const char* to_string(FilterVariant v) {
          : v == FilterVariant::tiled     ? "tiled"
          : v == FilterVariant::streaming ? "streaming"
          : v == FilterVariant::ring      ? "ring"
+         : v == FilterVariant::warp      ? "warp"
                                          : "fft";
 }
 
@@ -53,6 +61,8 @@ inline const char* to_string(FilterVariant v) {
 /// The most threads per block of the unrolled tiled kernel and of the streaming kernel (their
 /// registers per thread).
 constexpr int max_unrolled_threads = 512;
+/// The most threads per block of the warp kernel.
+constexpr int max_warp_threads = 512;
 
 struct FilterTunables {
   FilterVariant variant = FilterVariant::tiled;
@@ -68,7 +78,8 @@ struct FilterTunables {
                        ///< fit runs the direct variant (FilterPlan::path() says which ran)
   int cells = 2;       ///< tiled: consecutive outputs each thread computes in the y and z passes (1, 2
                        ///< or 4), sliding along the axis with the values in registers: each value
-                       ///< read from shared memory serves `cells` outputs
+                       ///< read from shared memory serves `cells` outputs. ring: rows (planes) per
+                       ///< step; warp: pairs of values per thread
   bool unrolled = false;  ///< tiled: loops over the weights unrolled for the filter's length (3, 5, 9 or
                           ///< 33 on every filtered axis), the rows of each phase dealt over all warps,
                           ///< four loads in flight per thread; false: the first tiled kernel
@@ -89,7 +100,21 @@ struct FilterTunables {
     else t.tile_y = 32;
     return t;
   }
-  /// Defaults for filters over `dims` axes, before any tuning: the ring kernel, with tunables
+  /// Defaults for filters over `dims` axes, before any tuning: a 1D signal the warp line (8 warps
+  /// of 2 pairs per thread); 2D and 3D, and where the warp kernel does not take the filter,
+  /// ring_defaults_for.
+  static FilterTunables defaults_for(int dims) {
+    if (dims != 1) return ring_defaults_for(dims);
+    FilterTunables t;
+    t.variant = FilterVariant::warp;
+    t.threads = 256;
+    t.cells = 2;
+    t.batch = 4;
+    t.tile_y = 1;
+    t.tile_z = 1;
+    return t;
+  }
+  /// The ring kernel's defaults, with tunables
   /// near the fastest of its first H100 run (bench/results/filter_bench_h100.json) on the
   /// benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
   /// steps staged (the fastest for both 1D cases). 2D: 128 threads (512 float columns) walking
@@ -97,7 +122,7 @@ struct FilterTunables {
   /// segments of 8 rows a step win sigma 1 but lose a quarter at sigma 4). 3D: 16 x 8 threads (64
   /// x 8 float columns) walking 64 planes, 4 per step, 2 steps staged (the fastest for the mean
   /// of 5). Where the ring kernel does not take the filter: streaming_defaults_for.
-  static FilterTunables defaults_for(int dims) {
+  static FilterTunables ring_defaults_for(int dims) {
     FilterTunables t;
     t.variant = FilterVariant::ring;
     t.threads = dims == 1 ? 256 : 128;
@@ -127,6 +152,7 @@ struct FilterTunables {
 
   bool valid() const {
     if (variant == FilterVariant::fft) return fft_tile >= 0;
+    if (variant == FilterVariant::warp) return threads >= 32 && threads <= max_warp_threads && threads % 32 == 0 && (cells == 2 || cells == 4);
     if (variant == FilterVariant::ring)
       return threads >= 32 && threads <= max_unrolled_threads && threads % 32 == 0 && tile_y >= 1 && threads % tile_y == 0 && tile_z >= 1 &&
              (cells == 2 || cells == 4 || cells == 8) && batch % cells == 0 && batch / cells >= 2 && batch / cells <= 4;
@@ -146,6 +172,7 @@ inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
     os << ",threads=" << t.threads << ",tile=" << t.tile_x << 'x' << t.tile_y << 'x' << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
   if (t.variant == FilterVariant::ring)
     os << ",threads=" << t.threads << ",rows=" << t.tile_y << ",segment=" << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
+  if (t.variant == FilterVariant::warp) os << ",threads=" << t.threads << ",cells=" << t.cells;
   if (t.variant == FilterVariant::fft)
     os << ",tile=" << (t.fft_tile > 0 ? std::to_string(t.fft_tile) : std::string("default")) << (t.fft_flow_graph ? ",flow_graph" : "");
   return os << ')';

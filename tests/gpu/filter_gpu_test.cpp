@@ -11,6 +11,7 @@
 #include "gpu_test_support.hpp"
 #include "kernels/filter/correlate_cuda.hpp"
 #include "kernels/filter/ring_block.hpp"
+#include "kernels/filter/warp_block.hpp"
 #include "mesh/check.hpp"
 #include "mesh/device.hpp"
 #include "typed_cases.hpp"
@@ -54,6 +55,9 @@ std::vector<FilterTunables> variants() {
   // kernel for run the streaming defaults.
   v.push_back({FilterVariant::ring, 32, 1, Dim == 3 ? 2 : 1, 5, true, 2, false, 6});
   v.push_back({FilterVariant::ring, 64, 1, Dim == 3 ? 4 : 1, 1, true, 8, false, 32});
+  // Warp lines (x alone; elsewhere the ring defaults): one warp per block, 4 pairs per thread.
+  v.push_back({FilterVariant::warp, 32, 1, 1, 7, true, 2, false, 4});
+  v.push_back({FilterVariant::warp, 256, 1, 1, 1, true, 4, false, 16});
   return v;
 }
 
@@ -164,12 +168,13 @@ TYPED_TEST(FilterGpu, StreamingAtEveryRadius) {
   }
 }
 
-// The ring kernel at each length it is compiled for (3, 5, 9, 33 on every filtered axis; in 2D
-// also x alone, and a 1D signal), every mode, on arrays wide enough for interior blocks (the
-// vector path without mode mapping) beside edge blocks and partial tiles, and on a decomposed
-// piece whose ghosts it reads. Where a block's shared memory exceeds the device's, the plan runs
-// the streaming defaults (or what they fall back to) instead, and says so.
-TYPED_TEST(FilterGpu, RingKernelAtItsLengthsInEveryMode) {
+// The ring and warp kernels at each length they are compiled for (ring: 3, 5, 9, 33 on every
+// filtered axis, in 2D also x alone and a 1D signal; warp: x alone and a 1D signal, elsewhere its
+// tunables run the ring defaults), every mode, on arrays wide enough for interior blocks (the vector path
+// without mode mapping) beside edge blocks and partial tiles, and on a decomposed piece whose
+// ghosts they read. Where a block's shared memory exceeds the device's, the plan runs the
+// streaming defaults (or what they fall back to) instead, and says so.
+TYPED_TEST(FilterGpu, RingAndWarpKernelsAtTheirLengthsInEveryMode) {
   GRIDFLOW_REQUIRE_GPU();
   GRIDFLOW_ONE_RANK_CASE();
   using T = typename TypeParam::value_type;
@@ -180,7 +185,9 @@ TYPED_TEST(FilterGpu, RingKernelAtItsLengthsInEveryMode) {
                                      {FilterVariant::ring, 32, 1, Dim == 3 ? 2 : 1, 5, true, 2, false, 6},
                                      {FilterVariant::ring, 64, 1, Dim == 3 ? 4 : 1, 1, true, 8, false, 32},
                                      {FilterVariant::ring, 256, 1, Dim == 3 ? 16 : 1, 64, true, 4, false, 8},
-                                     {FilterVariant::ring, 128, 1, Dim == 3 ? 8 : 1, 19, true, 4, false, 16}};
+                                     {FilterVariant::ring, 128, 1, Dim == 3 ? 8 : 1, 19, true, 4, false, 16},
+                                     {FilterVariant::warp, 64, 1, 1, 19, true, 2, false, 6},
+                                     {FilterVariant::warp, 256, 1, 1, 64, true, 4, false, 16}};
   struct Case {
     std::array<long, 3> n;
     std::array<std::vector<double>, Dim> w;
@@ -213,12 +220,17 @@ TYPED_TEST(FilterGpu, RingKernelAtItsLengthsInEveryMode) {
         FilterPlan<T, Dim> plan(w, b, global, t);
         plan.apply(d_in, d_out, global, stream.get());
         got.copy_from(d_out);
-        const bool fits = t.threads <= ring_max_threads(length) && ring_shared_bytes<T, Dim>(t, length) <= device_bytes;
-        if (fits) {
-          EXPECT_STREQ(plan.path(), "ring") << t;
+        if (t.variant == FilterVariant::warp && warp_length<Dim>(c.w) != 0) {
+          EXPECT_STREQ(plan.path(), "warp") << t;
         } else {
-          EXPECT_STRNE(plan.path(), "ring") << t;
-        }  // the streaming defaults, or what they fall back to
+          const FilterTunables& r = t.variant == FilterVariant::warp ? FilterTunables::ring_defaults_for(Dim) : t;
+          const bool fits = r.threads <= ring_max_threads(length) && ring_shared_bytes<T, Dim>(r, length) <= device_bytes;
+          if (fits) {
+            EXPECT_STREQ(plan.path(), "ring") << t;
+          } else {
+            EXPECT_STRNE(plan.path(), "ring") << t;
+          }  // the streaming defaults, or what they fall back to
+        }
         const auto differ = ft::bit_difference(got, want, global);
         EXPECT_EQ(differ.count, 0u) << t << " (ran " << plan.path() << "), n " << c.n[0] << 'x' << c.n[1] << 'x' << c.n[2] << ", "
                                     << ft::describe<Dim>(w, b) << ":" << differ.first;

@@ -4,6 +4,7 @@
 
 #include "kernels/filter/filter_search_space.hpp"
 #include "kernels/filter/ring_block.hpp"
+#include "kernels/filter/warp_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
 
@@ -34,6 +35,7 @@ TEST(FilterTunables, EveryCandidateIsValidAndTheDirectVariantIsAmongThem) {
   bad = FilterTunables::defaults_for(2);
   bad.threads = 1024;  // and the ring kernel's
   EXPECT_FALSE(bad.valid());
+
   bad = FilterTunables::streaming_defaults_for(3);
   bad.batch = 6;  // not a multiple of cells = 4
   EXPECT_FALSE(bad.valid());
@@ -118,7 +120,9 @@ TEST(FilterTunables, TilesClampToTheBoxAndAThinBoxWidensX) {
 }
 
 TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
-  for (int dims : {1, 2, 3}) EXPECT_EQ(FilterTunables::defaults_for(dims).variant, FilterVariant::ring) << dims;
+  for (int dims : {1, 2, 3}) EXPECT_EQ(FilterTunables::ring_defaults_for(dims).variant, FilterVariant::ring) << dims;
+  EXPECT_EQ(FilterTunables::defaults_for(2).variant, FilterVariant::ring);
+  EXPECT_EQ(FilterTunables::defaults_for(3).variant, FilterVariant::ring);
   // Compiled: one length K in 3, 5, 9, 33 on x and the walk (2D, or the walk left alone), on every axis (3D).
   EXPECT_EQ((ring_lengths<2>({gaussian_weights(1.0), gaussian_weights(1.0)})), (std::array<int, 3>{9, 1, 9}));
   EXPECT_EQ((ring_lengths<2>({gaussian_weights(4.0), gaussian_weights(4.0)})), (std::array<int, 3>{33, 1, 33}));
@@ -143,14 +147,40 @@ TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
   EXPECT_EQ((ring_shared_bytes<float, 2>(t2, {9, 1, 9})), 3u * 4 * 1 * 520 * 4);
   EXPECT_EQ((ring_shared_bytes<float, 3>(t3, {5, 5, 5})), (2u * 4 * 12 * 72 + 4u * 12 * 64) * 4);
   // A 1D signal: 3 steps of 2 chunks of 256 double2 vectors with their halo.
-  EXPECT_EQ((ring_shared_bytes<double, 2>(FilterTunables::defaults_for(1), {5, 1, 1})), 3u * 2 * 1 * (2 + 512 + 2) * 8);
+  EXPECT_EQ((ring_shared_bytes<double, 2>(FilterTunables::ring_defaults_for(1), {5, 1, 1})), 3u * 2 * 1 * (2 + 512 + 2) * 8);
   EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 49}}, 9), 50);  // clamped to the walk
   EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}}, 9), 128);
-  EXPECT_EQ(ring_segment<2>(FilterTunables::defaults_for(1), mesh::Box<2>{{0, 0}, {9999999, 0}}, 1), 4);  // chunks of the row
+  EXPECT_EQ(ring_segment<2>(FilterTunables::ring_defaults_for(1), mesh::Box<2>{{0, 0}, {9999999, 0}}, 1), 4);  // chunks of the row
   EXPECT_EQ(ring_segment<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}}, 5), 64);
   // The defaults fit the H100/H200's 227 KiB per block for the benchmark's filters, in double too.
   const std::size_t h100 = 227 * 1024;
   EXPECT_LE((ring_shared_bytes<double, 2>(t2, {33, 1, 33})), h100);
   EXPECT_LE((ring_shared_bytes<double, 3>(t3, {5, 5, 5})), h100);
   EXPECT_LE(t2.threads, ring_max_threads({33, 1, 33}));
+}
+
+TEST(FilterTunables, WarpLengthsAndSharedMemory) {
+  EXPECT_EQ(FilterTunables::defaults_for(1).variant, FilterVariant::warp);
+  EXPECT_TRUE(FilterTunables::defaults_for(1).valid());
+  // One length K in 3, 5, 9, 33 on x alone; nothing else (the last axis filtered too, other lengths, 3D).
+  EXPECT_EQ((warp_length<2>({mean_weights(5), identity_weights()})), 5);
+  EXPECT_EQ((warp_length<2>({gaussian_weights(4.0), identity_weights()})), 33);
+  EXPECT_EQ((warp_length<2>({gaussian_weights(1.0), gaussian_weights(1.0)})), 0);
+  EXPECT_EQ((warp_length<2>({mean_weights(7), identity_weights()})), 0);
+  EXPECT_EQ((warp_length<2>({identity_weights(), mean_weights(3)})), 0);
+  EXPECT_EQ((warp_length<3>({mean_weights(5), identity_weights(), identity_weights()})), 0);
+  // A warp's values: 32 threads x cells pairs and the halo in whole pairs on each side.
+  EXPECT_EQ(warp_line_values(5, 2), (32 * 2 + 2 * 1) * 2);
+  EXPECT_EQ(warp_line_values(33, 4), (32 * 4 + 2 * 8) * 2);
+  // The defaults: 8 warps of 2 pairs per thread.
+  EXPECT_EQ(warp_shared_bytes<double>(FilterTunables::defaults_for(1), 5), 8u * 132 * 8);
+  // Every warp candidate of length 33 in double fits in 48 KiB, the shared memory of any device.
+  for (const auto& t : filter_candidates(1))
+    if (t.variant == FilterVariant::warp) EXPECT_LE(warp_shared_bytes<double>(t, 33), 48u * 1024) << t;
+  FilterTunables bad = FilterTunables::defaults_for(1);
+  bad.cells = 8;  // compiled for 2 and 4 pairs per thread
+  EXPECT_FALSE(bad.valid());
+  bad = FilterTunables::defaults_for(1);
+  bad.threads = 1024;
+  EXPECT_FALSE(bad.valid());
 }

@@ -54,6 +54,7 @@ TEST(FilterTuningCandidates, DeviceDirectOffersTheRingShapesWhereARingKernelIsCo
   const auto ring = filter_tuning_candidates<2>(kf::gaussian_filter<2>({1.0, 1.0}), 2, MemorySpace::device, FilterMethod::direct);
   EXPECT_EQ(ring.front().variant, FilterTunables::defaults_for(2).variant);
   EXPECT_TRUE(has_variant(ring, FilterVariant::ring));
+  EXPECT_FALSE(has_variant(ring, FilterVariant::warp));  // the last axis filtered too
   EXPECT_TRUE(has_variant(ring, FilterVariant::streaming));
   EXPECT_TRUE(has_variant(ring, FilterVariant::direct));
   EXPECT_FALSE(has_variant(ring, FilterVariant::fft));
@@ -61,6 +62,12 @@ TEST(FilterTuningCandidates, DeviceDirectOffersTheRingShapesWhereARingKernelIsCo
   // A mean of 7: no ring kernel for that length, so the streaming and tiled shapes instead.
   const auto other = filter_tuning_candidates<2>(kf::mean_filter<2>({7, 7}), 2, MemorySpace::device, FilterMethod::direct);
   EXPECT_FALSE(has_variant(std::vector<FilterTunables>(other.begin() + 1, other.end()), FilterVariant::ring));
+  EXPECT_FALSE(has_variant(std::vector<FilterTunables>(other.begin() + 1, other.end()), FilterVariant::warp));
+  // A 1D signal: the ring kernel's chunks and the warp kernel.
+  const auto line = filter_tuning_candidates<2>(kf::separable_weights<2>({kf::mean_weights(5), kf::identity_weights()}), 1,
+                                                MemorySpace::device, FilterMethod::direct);
+  EXPECT_TRUE(has_variant(line, FilterVariant::ring));
+  EXPECT_TRUE(has_variant(line, FilterVariant::warp));
   EXPECT_TRUE(has_variant(other, FilterVariant::tiled));
   EXPECT_TRUE(has_variant(other, FilterVariant::streaming));
   // Full weights run the one direct kernel, whatever the tunables.
