@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
   bool no_variants = false;
   std::string json_path, only;
   app.add_option("--cases", cases, "cases to run")->delimiter(',');
-  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring, fft)");
+  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring, warp, fft)");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
   app.add_flag("--no-variants", no_variants, "time the defaults only");
   app.add_option("--json", json_path, "write the results here");
