@@ -19,46 +19,20 @@
 #include <cuda_runtime.h>
 
 #include <sstream>
-#include <type_traits>
 
 #include "kernels/filter/correlate_cuda.hpp"
 #include "kernels/filter/ring_block.hpp"
+#include "kernels/filter/vector_pass.cuh"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::filter {
 namespace ring_detail {
 
-template <class T>
-using Vec = std::conditional_t<sizeof(T) == 4, float4, double2>;
-
-__device__ inline void unpack(const float4& v, float* d) { d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w; }
-__device__ inline void unpack(const double2& v, double* d) { d[0] = v.x, d[1] = v.y; }
 __device__ inline void store_vector(float* d, const float (&s)[4]) { *reinterpret_cast<float4*>(d) = make_float4(s[0], s[1], s[2], s[3]); }
 __device__ inline void store_vector(double* d, const double (&s)[2]) { *reinterpret_cast<double2*>(d) = make_double2(s[0], s[1]); }
 template <class T, int V>
 __device__ inline void load_vector(T (&d)[V], const T* s) {
-  unpack(*reinterpret_cast<const Vec<T>*>(s), d);
-}
-
-/// The pass of length K over V consecutive outputs whose first tap is src[D0] (src 16-byte
-/// aligned): NV vector loads, then a product and K - 1 FMAs per output (K = 1: a copy).
-template <class T, int V, int K, int D0>
-__device__ inline void row_outputs(T (&s)[V], const T* w, const T* src) {
-  constexpr int NV = (D0 + V + K - 1 + V - 1) / V;
-  T win[NV * V];
-#pragma unroll
-  for (int q = 0; q < NV; ++q) unpack(reinterpret_cast<const Vec<T>*>(src)[q], win + q * V);
-  if constexpr (K == 1) {
-#pragma unroll
-    for (int v = 0; v < V; ++v) s[v] = win[D0 + v];
-  } else {
-#pragma unroll
-    for (int v = 0; v < V; ++v) s[v] = w[0] * win[D0 + v];
-#pragma unroll
-    for (int j = 1; j < K; ++j)
-#pragma unroll
-      for (int v = 0; v < V; ++v) s[v] = multiply_add(w[j], win[D0 + v + j], s[v]);
-  }
+  unpack_vector<T, V>(*reinterpret_cast<const typename VectorOf<T, V>::type*>(s), d);
 }
 
 /// Offset of (x, y, w) in a view (2D: y is ignored).
@@ -202,13 +176,13 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
     const T* const st = stage + (s % ns) * step_values;
     if constexpr (Dim == 2) {
 #pragma unroll
-      for (int c = 0; c < CW; ++c) row_outputs<T, V, K0, D0>(h[K2 - 1 + c], a.w[0], st + c * plane_values + tx * V);
+      for (int c = 0; c < CW; ++c) window_pass<T, V, K0, D0>(h[K2 - 1 + c], a.w[0], st + c * plane_values + tx * V);
     } else {
 #pragma unroll
       for (int c = 0; c < CW; ++c)
         for (int e = ty; e < EY; e += TY) {
           T r[V];
-          row_outputs<T, V, K0, D0>(r, a.w[0], st + c * plane_values + e * pitch + tx * V);
+          window_pass<T, V, K0, D0>(r, a.w[0], st + c * plane_values + e * pitch + tx * V);
           if (constant && outside(o1 - R1 + e, a.glo[1], a.gn[1]))
 #pragma unroll
             for (int v = 0; v < V; ++v) r[v] = a.cval;

@@ -12,9 +12,9 @@
 #include <cuda_runtime.h>
 
 #include <sstream>
-#include <type_traits>
 
 #include "kernels/filter/correlate_cuda.hpp"
+#include "kernels/filter/vector_pass.cuh"
 #include "kernels/filter/warp_block.hpp"
 #include "mesh/check.hpp"
 
@@ -22,12 +22,7 @@ namespace gridflow::kernels::filter {
 namespace {
 
 template <class T>
-using Pair = std::conditional_t<sizeof(T) == 4, float2, double2>;
-
-template <class T>
-__device__ inline void unpack(const Pair<T>& p, T* d) {
-  d[0] = p.x, d[1] = p.y;
-}
+using Pair = typename VectorOf<T, warp_vector>::type;
 
 /// The V values of `row` from global column x into d value by value, mapped by the mode (cval
 /// where it leaves the array; values outside [xfirst, xlast], which no output needs, left alone).
@@ -52,22 +47,6 @@ __device__ inline void copy_vector(const RingArgs<T, 2>& a, T* d, const T* row, 
     __pipeline_memcpy_async(d, row + x, sizeof(T) * warp_vector);
   else
     copy_values(d, row, x, xfirst, xlast, a.glo[0], a.gn[0], a.mode, a.cval);
-}
-
-/// V outputs of the x pass of length K whose first tap is src[D0] (src V-aligned): NV vector loads
-/// of shared memory, then a product and K - 1 FMAs per output.
-template <class T, int K, int D0>
-__device__ inline void x_outputs(T (&s)[warp_vector], const T* w, const T* src) {
-  constexpr int V = warp_vector, NV = (D0 + V + K - 1 + V - 1) / V;
-  T win[NV * V];
-#pragma unroll
-  for (int q = 0; q < NV; ++q) unpack<T>(reinterpret_cast<const Pair<T>*>(src)[q], win + q * V);
-#pragma unroll
-  for (int v = 0; v < V; ++v) s[v] = w[0] * win[D0 + v];
-#pragma unroll
-  for (int j = 1; j < K; ++j)
-#pragma unroll
-    for (int v = 0; v < V; ++v) s[v] = multiply_add(w[j], win[D0 + v + j], s[v]);
 }
 
 /// Stores V values at d, of which `left` (if fewer) lie in the update box.
@@ -108,7 +87,7 @@ __global__ void __launch_bounds__(max_warp_threads) warp_line_kernel(const __gri
     const long long x = xb + (u * 32 + lane) * V;
     if (x >= uend0) break;
     T s[V];
-    x_outputs<T, K, D0>(s, a.w[0], line + (u * 32 + lane) * V);
+    window_pass<T, V, K, D0>(s, a.w[0], line + (u * 32 + lane) * V);
     store_vector(a, a.out.data + a.out.offset(x, w), s, uend0 - x);
   }
 }
