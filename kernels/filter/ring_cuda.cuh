@@ -35,6 +35,11 @@ __device__ inline void load_vector(T (&d)[V], const T* s) {
   unpack_vector<T, V>(*reinterpret_cast<const typename VectorOf<T, V>::type*>(s), d);
 }
 
+/// boundary_index, its mapping out of line: inlined into every copy of a step, the 64-bit
+/// remainders of the modes made the walk's loop several times longer than the work it repeats.
+static __device__ __noinline__ long long mapped_index(long long i, long long n, BoundaryMode mode) { return boundary_index(i, n, mode); }
+__device__ inline long long index_in(long long i, long long n, BoundaryMode mode) { return i >= 0 && i < n ? i : mapped_index(i, n, mode); }
+
 /// Offset of (x, y, w) in a view (2D: y is ignored).
 template <class T, int Dim>
 __device__ inline long long at(const mesh::FieldView<T, Dim>& v, long long x, long long y, long long w) {
@@ -98,7 +103,7 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
       if constexpr (chunks) {
         ox = o0 + static_cast<long long>(i) * X;
       } else {
-        const long long mw = boundary_index(o2 - R2 + i - a.glo[2], a.gn[2], a.mode);
+        const long long mw = index_in(o2 - R2 + i - a.glo[2], a.gn[2], a.mode);
         if (mw < 0) continue;
         w = a.glo[2] + mw;
       }
@@ -109,7 +114,7 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
         long long gy = 0;
         if constexpr (Dim == 3) {
           const long long y = o1 - R1 + e;
-          const long long my = y <= yneed ? boundary_index(y - a.glo[1], a.gn[1], a.mode) : -2;
+          const long long my = y <= yneed ? index_in(y - a.glo[1], a.gn[1], a.mode) : -2;
           if (my < 0) continue;
           gy = a.glo[1] + my;
         }
@@ -123,7 +128,7 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
         for (int v = 0; v < V; ++v) {
           const long long gx = gx0 + v;
           if (gx > xneed) break;
-          const long long mx = boundary_index(gx - a.glo[0], a.gn[0], a.mode);
+          const long long mx = index_in(gx - a.glo[0], a.gn[0], a.mode);
           if (mx >= 0) __pipeline_memcpy_async(d + v, a.in.data + (row + a.glo[0] + mx), sizeof(T));
           else d[v] = a.cval;
         }
@@ -137,11 +142,11 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
           long long gy = 0;
           if constexpr (Dim == 3) {
             const long long y = o1 - R1 + e;
-            const long long my = y <= yneed ? boundary_index(y - a.glo[1], a.gn[1], a.mode) : -2;
+            const long long my = y <= yneed ? index_in(y - a.glo[1], a.gn[1], a.mode) : -2;
             if (my < 0) continue;
             gy = a.glo[1] + my;
           }
-          const long long mx = boundary_index(gx - a.glo[0], a.gn[0], a.mode);
+          const long long mx = index_in(gx - a.glo[0], a.gn[0], a.mode);
           T* const d = dst + e * pitch + col;
           if (mx >= 0) __pipeline_memcpy_async(d, a.in.data + (at(a.in, 0, gy, w) + a.glo[0] + mx), sizeof(T));
           else *d = a.cval;
