@@ -120,16 +120,17 @@ struct FilterTunables {
   /// steps staged (the fastest for both 1D cases). 2D: 128 threads (512 float columns) walking
   /// 128 rows, 4 per step, 3 steps staged (within 12% of the fastest for both Gaussians; 64-row
   /// segments of 8 rows a step win sigma 1 but lose a quarter at sigma 4). 3D: 16 x 8 threads (64
-  /// x 8 float columns) walking 64 planes, 4 per step, 2 steps staged (the fastest for the mean
-  /// of 5). Where the ring kernel does not take the filter: streaming_defaults_for.
+  /// x 8 float columns) walking 32 planes, 2 per step, 2 steps staged (the fastest for the means
+  /// of 5 and of 3 on an H200, results/filter_ring_h200.json). Where the ring kernel does not take
+  /// the filter: streaming_defaults_for.
   static FilterTunables ring_defaults_for(int dims) {
     FilterTunables t;
     t.variant = FilterVariant::ring;
     t.threads = dims == 1 ? 256 : 128;
-    t.cells = dims == 1 ? 2 : 4;
-    t.batch = dims == 1 ? 6 : dims == 2 ? 12 : 8;
+    t.cells = dims == 2 ? 4 : 2;
+    t.batch = dims == 1 ? 6 : dims == 2 ? 12 : 4;
     t.tile_y = dims == 3 ? 8 : 1;  // tile_x is not read: a block's columns are its threads along x times V
-    t.tile_z = dims == 1 ? 4 : dims == 2 ? 128 : 64;
+    t.tile_z = dims == 1 ? 4 : dims == 2 ? 128 : 32;
     return t;
   }
   /// The defaults before the ring kernel: tiles along x for a 1D signal; streaming in 2D and 3D

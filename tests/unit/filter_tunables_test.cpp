@@ -139,19 +139,19 @@ TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
   EXPECT_EQ(ring_pitch(64, 33, 2), 16 + 64 + 16);
   EXPECT_EQ(ring_pitch(6, 3, 2), 2 + 6 + 2);
   // Columns per block and shared memory: 2D 128 threads of 4 floats, 3 steps of 4 rows; 3D 16 x 8
-  // threads, 2 steps of 4 planes of 8 + 4 rows, and the x pass of a step.
+  // threads, 2 steps of 2 planes of 8 + 4 rows, and the x pass of a step.
   const FilterTunables t2 = FilterTunables::defaults_for(2), t3 = FilterTunables::defaults_for(3);
   EXPECT_EQ((ring_tile_x<float, 2>(t2)), 512);
   EXPECT_EQ((ring_tile_x<float, 3>(t3)), 64);
   EXPECT_EQ((ring_tile_x<double, 3>(t3)), 32);
   EXPECT_EQ((ring_shared_bytes<float, 2>(t2, {9, 1, 9})), 3u * 4 * 1 * 520 * 4);
-  EXPECT_EQ((ring_shared_bytes<float, 3>(t3, {5, 5, 5})), (2u * 4 * 12 * 72 + 4u * 12 * 64) * 4);
+  EXPECT_EQ((ring_shared_bytes<float, 3>(t3, {5, 5, 5})), (2u * 2 * 12 * 72 + 2u * 12 * 64) * 4);
   // A 1D signal: 3 steps of 2 chunks of 256 double2 vectors with their halo.
   EXPECT_EQ((ring_shared_bytes<double, 2>(FilterTunables::ring_defaults_for(1), {5, 1, 1})), 3u * 2 * 1 * (2 + 512 + 2) * 8);
   EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 49}}, 9), 50);  // clamped to the walk
   EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}}, 9), 128);
   EXPECT_EQ(ring_segment<2>(FilterTunables::ring_defaults_for(1), mesh::Box<2>{{0, 0}, {9999999, 0}}, 1), 4);  // chunks of the row
-  EXPECT_EQ(ring_segment<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}}, 5), 64);
+  EXPECT_EQ(ring_segment<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}}, 5), 32);
   // The defaults fit the H100/H200's 227 KiB per block for the benchmark's filters, in double too.
   const std::size_t h100 = 227 * 1024;
   EXPECT_LE((ring_shared_bytes<double, 2>(t2, {33, 1, 33})), h100);
