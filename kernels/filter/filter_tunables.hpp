@@ -114,9 +114,8 @@ struct FilterTunables {
     t.tile_z = 1;
     return t;
   }
-  /// The ring kernel's defaults, with tunables
-  /// near the fastest of its first H100 run (bench/results/filter_bench_h100.json) on the
-  /// benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
+  /// The ring kernel's defaults, with tunables near the fastest of its first H100 run
+  /// (bench/results/filter_bench_h100.json) on the benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
   /// steps staged (the fastest for both 1D cases). 2D: 128 threads (512 float columns) walking
   /// 128 rows, 4 per step, 3 steps staged (within 12% of the fastest for both Gaussians; 64-row
   /// segments of 8 rows a step win sigma 1 but lose a quarter at sigma 4). 3D: 16 x 8 threads (64
