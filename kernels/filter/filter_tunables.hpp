@@ -106,12 +106,9 @@ struct FilterTunables {
   static FilterTunables defaults_for(int dims) {
     if (dims != 1) return ring_defaults_for(dims);
     FilterTunables t;
-    t.variant = FilterVariant::warp;
+    t.variant = FilterVariant::warp;  // reads threads and cells alone
     t.threads = 256;
     t.cells = 2;
-    t.batch = 4;
-    t.tile_y = 1;
-    t.tile_z = 1;
     return t;
   }
   /// The ring kernel's defaults, with tunables near the fastest of its first H100 run

@@ -124,14 +124,7 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
           __pipeline_memcpy_async(d, a.in.data + (row + gx0), 16);
           continue;
         }
-#pragma unroll
-        for (int v = 0; v < V; ++v) {
-          const long long gx = gx0 + v;
-          if (gx > xneed) break;
-          const long long mx = index_in(gx - a.glo[0], a.gn[0], a.mode);
-          if (mx >= 0) __pipeline_memcpy_async(d + v, a.in.data + (row + a.glo[0] + mx), sizeof(T));
-          else d[v] = a.cval;
-        }
+        copy_mapped(d, a.in.data + row, gx0, V, gx0, xneed, a.glo[0], a.gn[0], a.mode, a.cval);
       }
       if constexpr (K0 > 1)
         for (int q = tid; q < EY * (K0 - 1); q += threads) {

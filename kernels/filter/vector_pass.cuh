@@ -1,8 +1,11 @@
 #pragma once
-// The x pass of the ring and warp kernels: V consecutive outputs from one window of vector loads
-// of shared memory (ring_cuda.cuh: 16-byte vectors; warp_cuda.cu: pairs).
+// What the ring and warp kernels share: the copy of values at the array's edges, mapped by the
+// mode, and the x pass, V consecutive outputs from one window of vector loads of shared memory
+// (ring_cuda.cuh: 16-byte vectors; warp_cuda.cu: pairs).
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include "kernels/filter/boundary_mode.hpp"
 #include "kernels/filter/correlate_point.hpp"
 
 namespace gridflow::kernels::filter {
@@ -22,6 +25,22 @@ template <>
 struct VectorOf<double, 2> {
   using type = double2;
 };
+
+/// The `count` values of `row` from global column x into d value by value, mapped by the mode
+/// (cval where it leaves the array of n columns from lo; values outside [xfirst, xlast], which no
+/// output needs, left alone). Out of line: only the edges' threads run it, and inlined into every
+/// copy its 64-bit remainders made the kernels' loops several times longer than their work.
+template <class T>
+__device__ __noinline__ void copy_mapped(T* d, const T* row, long long x, int count, long long xfirst, long long xlast, long long lo,
+                                         long long n, BoundaryMode mode, T cval) {
+  for (int v = 0; v < count; ++v) {
+    const long long gx = x + v;
+    if (gx < xfirst || gx > xlast) continue;
+    const long long m = boundary_index(gx - lo, n, mode);
+    if (m >= 0) __pipeline_memcpy_async(d + v, row + lo + m, sizeof(T));
+    else d[v] = cval;
+  }
+}
 
 template <class T, int V>
 __device__ inline void unpack_vector(const typename VectorOf<T, V>::type& p, T* d) {

@@ -24,29 +24,14 @@ namespace {
 template <class T>
 using Pair = typename VectorOf<T, warp_vector>::type;
 
-/// The V values of `row` from global column x into d value by value, mapped by the mode (cval
-/// where it leaves the array; values outside [xfirst, xlast], which no output needs, left alone).
-/// Out of line: only the edges' lanes run it.
-template <class T>
-__device__ __noinline__ void copy_values(T* d, const T* row, long long x, long long xfirst, long long xlast, long long lo, long long n,
-                                         BoundaryMode mode, T cval) {
-  for (int v = 0; v < warp_vector; ++v) {
-    const long long gx = x + v;
-    if (gx < xfirst || gx > xlast) continue;
-    const long long mx = boundary_index(gx - lo, n, mode);
-    if (mx >= 0) __pipeline_memcpy_async(d + v, row + lo + mx, sizeof(T));
-    else d[v] = cval;
-  }
-}
-
 /// Copies the V values of `row` from global column x into d: one asynchronous copy where every
-/// value lies inside the array and in [xfirst, xlast] (what outputs need), else copy_values.
+/// value lies inside the array and in [xfirst, xlast] (what outputs need), else copy_mapped.
 template <class T>
 __device__ inline void copy_vector(const RingArgs<T, 2>& a, T* d, const T* row, long long x, long long xfirst, long long xlast) {
   if (a.aligned && x >= a.glo[0] && x + warp_vector <= a.glo[0] + a.gn[0] && x >= xfirst && x + warp_vector - 1 <= xlast)
     __pipeline_memcpy_async(d, row + x, sizeof(T) * warp_vector);
   else
-    copy_values(d, row, x, xfirst, xlast, a.glo[0], a.gn[0], a.mode, a.cval);
+    copy_mapped(d, row, x, warp_vector, xfirst, xlast, a.glo[0], a.gn[0], a.mode, a.cval);
 }
 
 /// Stores V values at d, of which `left` (if fewer) lie in the update box.
