@@ -58,6 +58,11 @@ def parse_cases(text):
     return sorted(chosen)
 
 
+# The batch job every case runs in ends this many seconds after its start (SLURM_JOB_END_TIME,
+# which gridflow stops for with a checkpoint, status 75), well inside GRIDFLOW_FUZZ_TIMEOUT.
+JOB_SECONDS = 8
+
+
 class Fuzzer:
     def __init__(self, gridflow, mpiexec, inputs, scratch, seed):
         self.gridflow, self.mpiexec, self.scratch, self.seed = gridflow, mpiexec, scratch, seed
@@ -195,8 +200,12 @@ def main():
             shutil.rmtree(case.folder, ignore_errors=True)
             continue
         hashes = case_checks.file_hashes(case.folder, case.inputs)
-        # A tuning cache per case: what one case stores cannot change another.
-        env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case.folder, "tuning-cache.json"))
+        # A tuning cache per case: what one case stores cannot change another. And a batch job's
+        # end a few seconds away, a bound that no mutation of the deck can lift: the shrunk deck's
+        # run.wall_limit can be mutated into a valid long limit, or removed, beside a valid huge
+        # heat.steps, and the run is then long but no hang.
+        env = dict(fuzzer.env, GRIDFLOW_TUNING_CACHE=os.path.join(case.folder, "tuning-cache.json"),
+                   SLURM_JOB_END_TIME=str(int(time.time()) + JOB_SECONDS))
         outcome = case_checks.run(case.argv, case.folder, env, fuzzer.timeout)
         try:
             failures = case_checks.judge(outcome, case.folder, case.inputs, case.summary, case.finite)
