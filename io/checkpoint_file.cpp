@@ -16,6 +16,7 @@
 #include "io/owned_hyperslab.hpp"
 #include "io/write_failure.hpp"
 #include "mesh/check.hpp"
+#include "mesh/rank0_error.hpp"
 
 namespace gridflow::io {
 
@@ -28,18 +29,6 @@ constexpr const char* format_name = "gridflow checkpoint 1";
 template <class T>
 hid_t native_type() {
   return std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-}
-
-/// Every rank throws rank 0's message, if it has one; `input`: as an InputError.
-void share_rank0_error(MPI_Comm comm, const std::string& rank0_error, bool input) {
-  int length = static_cast<int>(rank0_error.size());
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
-  if (length == 0) return;
-  std::string text = rank0_error;
-  text.resize(static_cast<std::size_t>(length));
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm));
-  if (input) throw InputError(text);
-  throw Error(text);
 }
 
 template <class V>
@@ -186,7 +175,7 @@ void write_checkpoint(const std::string& path, const mesh::Decomposition<Dim>& d
       remove_partial_file(partial.string());
     }
   }
-  share_rank0_error(comm, error, false);
+  share_rank0_error(error, comm);
 }
 
 template <int Dim>
@@ -202,7 +191,7 @@ CheckpointReader<Dim>::CheckpointReader(const std::string& path, const mesh::Dec
     else if (H5Fis_hdf5(path.c_str()) <= 0)
       error = "restart: " + path + " is not an HDF5 file (truncated or corrupt?); it cannot be a gridflow checkpoint";
   }
-  share_rank0_error(comm, error, true);
+  share_rank0_input_error(error, comm);
 
   H5Plist fapl(GRIDFLOW_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)));
   GRIDFLOW_H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));

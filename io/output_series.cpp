@@ -14,6 +14,7 @@
 #include "io/text_file.hpp"
 #include "io/write_failure.hpp"
 #include "mesh/check.hpp"
+#include "mesh/rank0_error.hpp"
 
 namespace gridflow::io {
 
@@ -30,18 +31,6 @@ hid_t file_type() {
   return std::is_same_v<T, float> ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
 }
 
-
-/// Every rank throws rank 0's error, if it has one, so no rank is left waiting in a collective.
-void throw_rank0_error(MPI_Comm comm, const std::string& rank0_error) {
-  int length = static_cast<int>(rank0_error.size());
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
-  if (length == 0) return;
-  std::string error = rank0_error;
-  error.resize(static_cast<std::size_t>(length));
-  GRIDFLOW_MPI_CHECK(MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm));
-  throw Error(error);
-}
-
 /// Rank 0 renames `from` to `to`; all ranks throw if that failed.
 void collective_rename(MPI_Comm comm, const fs::path& from, const fs::path& to) {
   int rank = 0;
@@ -52,7 +41,7 @@ void collective_rename(MPI_Comm comm, const fs::path& from, const fs::path& to) 
     fs::rename(from, to, ec);
     if (ec) error = "cannot rename " + from.string() + " to " + to.string() + ": " + ec.message();
   }
-  throw_rank0_error(comm, error);
+  share_rank0_error(error, comm);
 }
 
 }  // namespace
@@ -181,7 +170,7 @@ void OutputSeries<Dim>::update_xdmf(const XdmfStep& step, const std::string& pre
       error = e.what();
     }
   }
-  throw_rank0_error(comm, error);
+  share_rank0_error(error, comm);
 }
 
 template class OutputSeries<2>;
