@@ -9,14 +9,17 @@ import deck_tree
 import junk_values
 import toml_text
 
-# Keys the fuzzer sets so that every valid case is small and bounded in time (see shrink).
+# Keys shrink sets so that a valid long case stops itself after 2 s. Mutations of the keys present
+# leave them alone, so most cases keep that quick stop; a mutation drawn from all known keys can
+# still lift it, and the batch job's end that every case runs under (deck_fuzzer.JOB_SECONDS) is
+# the bound no mutation lifts.
 BOUNDING_KEYS = ("run.wall_limit", "run.wall_margin")
 
 
 def shrink(deck, case_dir_name="out"):
     """The deck made small and quick: a small grid, few steps, the CPU where it asked for the GPU,
     output in the case's folder, and a wall-clock limit so a valid but long run stops itself
-    (status 75) well inside the case's timeout."""
+    (status 75) after 2 s, before the batch job's end the fuzzer sets too."""
     d = copy.deepcopy(deck)
     problem = d.get("problem")
     if problem == "poisson3d":
