@@ -90,6 +90,18 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
   const long long xneed = uend0 - 1 + (K0 - 1 - R0), yneed = a.ulo[1] + a.un[1] - 1 + (K1 - 1 - R1);
   const int steps = (planes + CW - 1) / CW;
 
+  // The array row gy of staged cross row e (3D: mapped by the mode; 2D: row 0 stays); false where
+  // no output needs the row or `constant` puts it outside the array.
+  const auto cross_row = [&](int e, long long& gy) -> bool {
+    if constexpr (Dim == 3) {
+      const long long y = o1 - R1 + e;
+      const long long my = y <= yneed ? index_in(y - a.glo[1], a.gn[1], a.mode) : -2;
+      if (my < 0) return false;
+      gy = a.glo[1] + my;
+    }
+    return true;
+  };
+
   // The copies of step s's planes into stage slot `slot`: each thread one 16-byte vector per row
   // where it lies inside the array (every block but the edges' lanes), else value by value mapped
   // by the mode; the x halo value by value. Rows and planes that `constant` puts outside the array
@@ -112,12 +124,7 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
       const bool vector = a.aligned && gx0 >= a.glo[0] && gx0 + V - 1 < a.glo[0] + a.gn[0] && gx0 + V - 1 <= xneed;
       for (int e = ty; e < EY; e += TY) {
         long long gy = 0;
-        if constexpr (Dim == 3) {
-          const long long y = o1 - R1 + e;
-          const long long my = y <= yneed ? index_in(y - a.glo[1], a.gn[1], a.mode) : -2;
-          if (my < 0) continue;
-          gy = a.glo[1] + my;
-        }
+        if (!cross_row(e, gy)) continue;
         const long long row = at(a.in, 0, gy, w);
         T* const d = dst + e * pitch + P + tx * V;
         if (vector) {
@@ -133,12 +140,7 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
           const long long gx = ox - R0 + (col - D0);
           if (gx > xneed) continue;
           long long gy = 0;
-          if constexpr (Dim == 3) {
-            const long long y = o1 - R1 + e;
-            const long long my = y <= yneed ? index_in(y - a.glo[1], a.gn[1], a.mode) : -2;
-            if (my < 0) continue;
-            gy = a.glo[1] + my;
-          }
+          if (!cross_row(e, gy)) continue;
           const long long mx = index_in(gx - a.glo[0], a.gn[0], a.mode);
           T* const d = dst + e * pitch + col;
           if (mx >= 0) __pipeline_memcpy_async(d, a.in.data + (at(a.in, 0, gy, w) + a.glo[0] + mx), sizeof(T));
