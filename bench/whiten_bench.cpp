@@ -11,10 +11,10 @@
 // N warm-up frames; the CPU reference is timed on --cpu-frames frames after its own N warm-up
 // frames (at 10 Mpx only when --cpu-large, as its warm-up alone takes minutes).
 //
-// --tunables threads,blocks_per_sm,gram_tile,shift_chunk (repeatable) times each set in turn.
+// --tunables threads,blocks_per_sm,rows (repeatable) times each set in turn.
 //
 //   whiten_bench [--cases s512,s10mp] [--frames 1000] [--large-frames 100] [--cpu-frames 3] [--cpu-large]
-//                [--tunables 256,4,256,2 ...] [--json FILE]
+//                [--tunables 256,4,16 ...] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -49,7 +49,7 @@ struct Case {
 // a case does not).
 double cpu_ms_per_pixel = 0.0;
 
-json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, const WhitenTunables& tunables, StreamHandle stream) {
+json run_case(const Case& c, int memory, int max_refinements, int cpu_frames, bool cpu, double roof, const WhitenTunables& tunables, StreamHandle stream) {
   testing::StarFieldSpec spec;
   spec.ny = c.ny;
   spec.nx = c.nx;
@@ -62,6 +62,7 @@ json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, 
 
   WhitenParams params;
   params.memory = memory;
+  params.max_refinements = max_refinements;
   // GPU: the distinct frames resident on the device, pushed in turn.
   mesh::Buffer frames(bytes * c.distinct, mesh::MemorySpace::device), out(bytes, mesh::MemorySpace::device);
   for (int i = 0; i < c.distinct; ++i)
@@ -100,9 +101,9 @@ json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, 
             {"nx", c.nx},
             {"precision", "float"},
             {"memory", memory},
+            {"max_refinements", max_refinements},
             {"weights", to_string(params.weights)},
-            {"tunables", {{"threads", tunables.threads}, {"blocks_per_sm", tunables.blocks_per_sm}, {"gram_tile", tunables.gram_tile},
-                          {"shift_chunk", tunables.shift_chunk}}},
+            {"tunables", {{"threads", tunables.threads}, {"blocks_per_sm", tunables.blocks_per_sm}, {"rows", tunables.rows}}},
             {"gpu_frames_timed", c.frames},
             {"distinct_frames", c.distinct},
             {"gpu_us_per_frame", gpu_us},
@@ -145,7 +146,7 @@ json run_case(const Case& c, int memory, int cpu_frames, bool cpu, double roof, 
 int main(int argc, char** argv) {
   CLI::App app("spatio-temporal whitening on the GPU against the CPU reference and the read roof", "whiten_bench");
   std::vector<std::string> cases{"s512", "s10mp"};
-  int frames = 1000, large_frames = 100, cpu_frames = 3, memory = 20;
+  int frames = 1000, large_frames = 100, cpu_frames = 3, memory = 20, max_refinements = WhitenParams{}.max_refinements;
   bool cpu_large = false;
   std::string json_path;
   std::vector<std::string> tunable_sets;
@@ -154,16 +155,17 @@ int main(int argc, char** argv) {
   app.add_option("--large-frames", large_frames, "GPU frames timed at 10 Mpx");
   app.add_option("--cpu-frames", cpu_frames, "CPU reference frames timed (0: none)");
   app.add_option("--memory", memory, "N, the frames remembered");
+  app.add_option("--max-refinements", max_refinements, "most shift passes per frame (fewer: to time a pass)");
   app.add_flag("--cpu-large", cpu_large, "time the CPU reference at 10 Mpx too");
   app.add_option("--json", json_path, "write the results here");
-  app.add_option("--tunables", tunable_sets, "threads,blocks_per_sm,gram_tile,shift_chunk of the CUDA kernels (repeatable)");
+  app.add_option("--tunables", tunable_sets, "threads,blocks_per_sm,rows of the CUDA kernels (repeatable)");
   CLI11_PARSE(app, argc, argv);
   std::vector<WhitenTunables> tunables;
   for (const auto& text : tunable_sets) {
     WhitenTunables t;
     char tail = 0;
-    if (std::sscanf(text.c_str(), "%d,%d,%d,%d%c", &t.threads, &t.blocks_per_sm, &t.gram_tile, &t.shift_chunk, &tail) != 4 || !t.valid()) {
-      std::fprintf(stderr, "whiten_bench: --tunables '%s' is not threads,blocks_per_sm,gram_tile,shift_chunk of valid tunables\n",
+    if (std::sscanf(text.c_str(), "%d,%d,%d%c", &t.threads, &t.blocks_per_sm, &t.rows, &tail) != 3 || !t.valid()) {
+      std::fprintf(stderr, "whiten_bench: --tunables '%s' is not threads,blocks_per_sm,rows of valid tunables\n",
                    text.c_str());
       return 2;
     }
@@ -189,10 +191,10 @@ int main(int argc, char** argv) {
     for (const auto& name : cases) {
       const bool first = &t == &tunables.front();  // the CPU reference once
       if (name == "s512")
-        results.push_back(run_case({name, 512, 512, frames, 40}, memory, cpu_frames, first && cpu_frames > 0, roof, t, stream.get()));
+        results.push_back(run_case({name, 512, 512, frames, 40}, memory, max_refinements, cpu_frames, first && cpu_frames > 0, roof, t, stream.get()));
       else
         results.push_back(
-            run_case({name, 3162, 3162, large_frames, 24}, memory, cpu_frames, first && cpu_large && cpu_frames > 0, roof, t, stream.get()));
+            run_case({name, 3162, 3162, large_frames, 24}, memory, max_refinements, cpu_frames, first && cpu_large && cpu_frames > 0, roof, t, stream.get()));
     }
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);

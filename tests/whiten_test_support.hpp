@@ -1,7 +1,8 @@
 #pragma once
 // A synthetic star field for the whitening tests: Gaussian point sources (blurred profile) on a
 // smooth background, every frame the same sky moved by a random jitter of up to 1 px per axis,
-// Gaussian noise, and a faint object moving a fraction of a pixel per frame. Frames are ny x nx,
+// Gaussian noise, and a faint object moving a fraction of a pixel per frame; optionally the whole
+// scene drifting steadily on top of the jitter. Frames are ny x nx,
 // contiguous, x fastest; the sky is analytic, so a shifted frame is exact (no resampling).
 #include <algorithm>
 #include <cmath>
@@ -24,6 +25,7 @@ struct StarFieldSpec {
   double object_peak = 6.0;        ///< the faint object's peak
   double object_sigma = 1.2;
   double object_vy = 0.15, object_vx = 0.25;  ///< px per frame
+  double drift_y = 0.0, drift_x = 0.0;         ///< the whole scene's steady drift, px per frame, on top of the jitter
   unsigned seed = 14;
 };
 
@@ -54,7 +56,8 @@ inline StarField make_star_field(const StarFieldSpec& spec) {
   }
   const double two_s2 = 2 * spec.star_sigma * spec.star_sigma, two_o2 = 2 * spec.object_sigma * spec.object_sigma;
   std::vector<kernels::filter::WhitenShift> offset(spec.frames);
-  for (auto& o : offset) o = {spec.jitter * (2 * unit(rng) - 1), spec.jitter * (2 * unit(rng) - 1)};
+  for (int t = 0; t < spec.frames; ++t)
+    offset[t] = {spec.jitter * (2 * unit(rng) - 1) + spec.drift_y * t, spec.jitter * (2 * unit(rng) - 1) + spec.drift_x * t};
   for (int t = 0; t < spec.frames; ++t) {
     // frame_t(y, x) = sky(y - o_t, x - o_t): its content against frame 0 is o_t - o_0. Each source
     // is drawn on the pixels within 10 px of it (its profile is below 1e-9 of its peak beyond).

@@ -45,13 +45,13 @@ void validate(const WhitenParams& p) {
 
 template <class T>
 struct Whitener<T>::State {
-  // Host: vectors. Device: the same roles in device buffers (work holds weights, pair shifts
-  // and the CUDA variant's sums; counters its block counters).
-  std::vector<T> host_ring;
-  std::vector<double> host_history;
+  // Host: vectors. Device: the same roles in device buffers (work holds the weights, pair
+  // shifts, anchor, products and the CUDA variant's sums; counters its block counters).
+  std::vector<T> host_ring, host_registered, host_reference;
+  std::vector<double> host_history, host_products;
   std::vector<int> host_refinements;
-  std::vector<double> host_weights, host_pair_shift;
-  mesh::Buffer ring, history, refinements, work, counters;
+  std::vector<double> host_weights, host_pair_shift, host_anchor;
+  mesh::Buffer ring, registered, reference, history, refinements, work, counters;
   long long capacity = 0;  // frames the history holds
   int last_m = 0;          // predecessors of the last frame
 };
@@ -68,22 +68,29 @@ Whitener<T>::Whitener(int ny, int nx, const WhitenParams& params, mesh::MemorySp
   if (!tunables.valid()) {
     std::ostringstream os;
     os << "whiten: invalid tunables " << tunables
-       << " (threads a multiple of 32 in 32..1024, blocks_per_sm 1..32, gram_tile a multiple of 32 in 32..512, shift_chunk 2 or 4)";
+       << " (threads a multiple of 32 in 32..1024, blocks_per_sm 1..32, rows 4, 8 or 16)";
     throw Error(os.str());
   }
   const std::size_t frame_elems = static_cast<std::size_t>(ny) * nx;
   const std::size_t ring_elems = frame_elems * (params.memory + 1);
   auto& s = *m_state;
+  const std::size_t slots = params.memory + 1;
   if (space == mesh::MemorySpace::host) {
     s.host_ring.assign(ring_elems, T(0));
+    s.host_registered.assign(ring_elems, T(0));
+    s.host_reference.assign(frame_elems, T(0));
+    s.host_products.assign(slots * slots, 0.0);
     s.host_weights.assign(params.memory, 0.0);
     s.host_pair_shift.assign(2 * params.memory, 0.0);
+    s.host_anchor.assign(3, 0.0);
     return;
   }
   if constexpr (!core::cuda_built) {
     core::throw_without_cuda("filter::whiten");
   } else {
     s.ring = mesh::Buffer(ring_elems * sizeof(T), space);
+    s.registered = mesh::Buffer(ring_elems * sizeof(T), space);
+    s.reference = mesh::Buffer(frame_elems * sizeof(T), space);
     s.work = mesh::Buffer(whiten_cuda_work_doubles(params.memory) * sizeof(double), space);
     s.counters = mesh::Buffer(whiten_cuda_counters * sizeof(unsigned), space);
     mesh::zero_device_bytes(s.work.data(), s.work.bytes());
@@ -119,9 +126,20 @@ void Whitener<T>::push(const T* frame, std::ptrdiff_t frame_pitch, T* out, std::
   job.out_pitch = out_pitch;
   job.t = t;
   job.m = static_cast<int>(std::min<long long>(t, m_params.memory));
-  T* ring = m_space == mesh::MemorySpace::host ? s.host_ring.data() : static_cast<T*>(s.ring.data());
-  job.store = ring + frame_elems * static_cast<std::size_t>(t % slots);
-  for (int k = 0; k < job.m; ++k) job.remembered[k] = ring + frame_elems * static_cast<std::size_t>((t - 1 - k) % slots);
+  job.m_next = static_cast<int>(std::min<long long>(t + 1, m_params.memory));
+  const bool host = m_space == mesh::MemorySpace::host;
+  T* ring = host ? s.host_ring.data() : static_cast<T*>(s.ring.data());
+  T* registered = host ? s.host_registered.data() : static_cast<T*>(s.registered.data());
+  job.ring = slots;
+  job.slot = static_cast<int>(t % slots);
+  job.store = ring + frame_elems * static_cast<std::size_t>(job.slot);
+  job.registered_store = registered + frame_elems * static_cast<std::size_t>(job.slot);
+  job.reference = host ? s.host_reference.data() : static_cast<T*>(s.reference.data());
+  for (int k = 0; k < job.m; ++k) {
+    job.slots[k] = static_cast<int>((t - 1 - k) % slots);
+    job.remembered[k] = ring + frame_elems * static_cast<std::size_t>(job.slots[k]);
+    job.registered[k] = registered + frame_elems * static_cast<std::size_t>(job.slots[k]);
+  }
 
   core::run_on_space(
       "filter::whiten", m_space, stream,
@@ -132,6 +150,8 @@ void Whitener<T>::push(const T* frame, std::ptrdiff_t frame_pitch, T* out, std::
         job.refinements = s.host_refinements.data();
         job.weights = s.host_weights.data();
         job.pair_shift = s.host_pair_shift.data();
+        job.products = s.host_products.data();
+        job.anchor = s.host_anchor.data();
         whiten_frame_host(job, m_params);
       },
       [&](auto) {
@@ -195,6 +215,15 @@ std::vector<int> Whitener<T>::refinements() const {
   if (m_frames > 0)
     mesh::copy_bytes(out.data(), mesh::MemorySpace::host, m_state->refinements.data(), mesh::MemorySpace::device, out.size() * sizeof(int));
   return out;
+}
+
+template <class T>
+long long Whitener<T>::anchor_moves() const {
+  if (m_space == mesh::MemorySpace::host) return static_cast<long long>(m_state->host_anchor[2]);
+  double anchor[3];
+  mesh::copy_bytes(anchor, mesh::MemorySpace::host, whiten_cuda_anchor(static_cast<const double*>(m_state->work.data()), m_params.memory),
+                   mesh::MemorySpace::device, sizeof anchor);
+  return static_cast<long long>(anchor[2]);
 }
 
 template <class T>

@@ -4,33 +4,45 @@
 //
 // Shift convention. "The shift s of frame A against frame B" means A(y, x) ~ B(y - s_y, x - s_x):
 // A's content moved by +s. Whitener::shifts() reports S_t, frame t against frame 0 (S_0 = 0).
-// For a new frame F = frame t and a remembered frame M_k = frame t-k (k = 1..m, m = min(N, t)),
-// whose own S_k (short for S_{t-k}) is known:
-//   1. s_k, the shift of M_k against F, starts at S_k - S_{t-1} (F assumed where frame t-1 was)
-//      and is refined by the gradient least squares of whiten_point.hpp: the residual shift of
-//      M_k(y + s_k_y, x + s_k_x) against F, added to s_k, until both components of every frame's
-//      update are below tolerance_px or max_refinements passes have run. With m > 1, pilot
-//      passes (as many at most; they stop below whiten_pilot_tolerance_factor * tolerance_px)
-//      refine s_1 alone first, and every other guess moves with it
-//      (s_k = S_k - (S_{t-1} - s_1)): one frame's passes cost 1/m of a pass over all, and the
-//      passes over all frames then start within the pilot's accuracy;
-//   2. S_t = mean over k of (S_k - s_k): the N pairwise estimates chained to frame 0, averaged.
-// Aligned frames A_k(y, x) = M_k(y + s_k_y, x + s_k_x), cubic convolution (whiten_point.hpp says what
-// happens at the edges).
+//
+// Registered history. Every frame j, once its S_j is known, is also kept resampled to one common
+// grid: R_j(y, x) = M_j(y + S_j_y - A_y, x + S_j_x - A_x) (cubic convolution, whiten_point.hpp),
+// the content of frame 0 moved by the anchor A, a whole-pixel shift shared by the whole history.
+// So the history is aligned once per frame, not once per frame and predecessor. For a new frame
+// F = frame t and its predecessors M_k = frame t-k (k = 1..m, m = min(N, t)):
+//   1. the reference Rbar = mean of R_1..R_m (kept from the previous frame) has the shift A
+//      against frame 0; its shift s against F starts at A - S_{t-1} (F assumed where frame t-1
+//      was) and is refined by the gradient least squares of whiten_point.hpp (the residual shift
+//      of Rbar(y + s_y, x + s_x) against F, added to s) until both components of the update are
+//      below tolerance_px or max_refinements passes have run; S_t = A - s. Every predecessor's
+//      shift against F follows: s_k = S_{t-k} - S_t. Averaging the m registered frames makes
+//      the reference less noisy than any one frame, and ties S_t to the whole history rather
+//      than to frame t-1 alone, so S_t does not walk away from the truth over a long stream;
+//   2. when a component of S_t - A reaches whiten_anchor_reach pixels (a drifting scene), A moves
+//      to S_t rounded, and the history is registered again on the new grid (a rare, slower frame);
+//   3. R_t, F registered, joins the history; the new inner products of the basis frames (R_t with
+//      each R_k for least squares, F with each M_k for the polynomial weights) fill the frame's
+//      row of a table kept by ring slot: each product is computed once, when its newer frame
+//      arrives (the whole table again after the anchor moved).
+// Aligned frames A_k(y, x) = M_k(y + s_k_y, x + s_k_x): the prediction resamples each original
+// once (not the registered copy: a second interpolation would blur the stars it must cancel).
 //
 // Prediction P = sum_k a_k B_k, output F - P, with
-//   least_squares: B_k = A_k, a = (G + ridge * mean(diag G) * I)^-1 b, G_kl = <B_k, B_l>,
-//                  b_k = <B_k, F> (sums over all pixels, in double);
-//   polynomial:    the seed's option: B_k = M_k (not resampled) and a_k = sum_j c_j phi_j(s_k),
-//                  phi_j the monomials s_y^i s_x^l, i + l <= degree; c solves the same ridge
-//                  system projected on the monomials (Phi^T G Phi + ridge ...) c = Phi^T b.
-// Frame 0 has no predecessor: it is written unchanged and S_0 = 0. Frames 1..N-1 use the m < N
-// frames they have.
+//   least_squares: a = (G + ridge * mean(diag G) * I)^-1 b, G_kl = <R_k, R_l>, b_k = <R_k, R_t>
+//                  (the registered frames: the Gram matrix of the aligned frames A_k but on the
+//                  history's grid, where it does not change from frame to frame), P from A_k;
+//   polynomial:    the seed's option: B_k = M_k (not resampled), G_kl = <M_k, M_l>, b_k = <M_k, F>,
+//                  and a_k = sum_j c_j phi_j(s_k), phi_j the monomials s_y^i s_x^l, i + l <=
+//                  degree; c solves the same ridge system projected on the monomials
+//                  (Phi^T G Phi + ridge ...) c = Phi^T b.
+// Sums over all pixels, in double. Frame 0 has no predecessor: it is written unchanged, S_0 = 0,
+// A = 0, R_0 = frame 0. Frames 1..N-1 use the m < N frames they have.
 //
-// Memory: the Whitener owns a ring of N + 1 frames (ny x nx, contiguous) and its sums, all in
-// one memory space. Host: the CPU reference (whiten_host.cpp), blocking. Device: the CUDA
-// variant (whiten_cuda.cu), asynchronous on the stream given to push(); no host round trip per
-// frame (the shift updates, the refinement stop and the N x N solve run on the device).
+// Memory: the Whitener owns two rings of N + 1 frames (the originals and the registered frames,
+// ny x nx each, contiguous), the reference, the table of products and its sums, all in one memory
+// space. Host: the CPU reference (whiten_host.cpp), blocking. Device: the CUDA variant
+// (whiten_cuda.cu), asynchronous on the stream given to push(); no host round trip per frame
+// (the shift updates, the refinement stop, the anchor and the N x N solve run on the device).
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -107,11 +119,13 @@ class Whitener {
   long long frames() const { return m_frames; }
   /// S_t of every frame pushed, frame 0 first. Device: waits for the work queued so far.
   std::vector<WhitenShift> shifts() const;
-  /// Shift passes over all m frames each frame ran, pilot passes not counted (0 for frame 0;
+  /// Shift passes (of the reference against the frame) each frame ran (0 for frame 0;
   /// max_refinements where the tolerance was not reached). Device: waits for the work queued so far.
   std::vector<int> refinements() const;
   /// The prediction weights a_k of the last frame, k = 1 (newest predecessor) .. m. Device: waits.
   std::vector<double> last_weights() const;
+  /// Times the anchor moved (the history registered again) so far. Device: waits.
+  long long anchor_moves() const;
 
   int ny() const { return m_ny; }
   int nx() const { return m_nx; }

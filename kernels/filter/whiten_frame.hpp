@@ -17,7 +17,16 @@ struct WhitenFrame {
   std::ptrdiff_t out_pitch = 0;
   T* store = nullptr;        ///< the ring slot that keeps F (pitch nx), none of `remembered`
   const T* remembered[max_whiten_memory] = {};  ///< M_1 (frame t-1) .. M_m, pitch nx
+  T* registered_store = nullptr;                ///< the registered ring's slot for R_t (pitch nx)
+  T* registered[max_whiten_memory] = {};        ///< R_1 .. R_m (rewritten when the anchor moves), pitch nx
+  T* reference = nullptr;    ///< the reference: read (mean of R_1..R_m), then the next frame's (pitch nx)
+  double* products = nullptr;  ///< inner products of the basis frames by ring slot, (N + 1) x (N + 1), row-major
+  int ring = 0;              ///< N + 1 slots
+  int slot = 0;              ///< ring slot of F (t mod ring)
+  int slots[max_whiten_memory] = {};  ///< ring slots of M_1 .. M_m
+  double* anchor = nullptr;  ///< (A_y, A_x), whole pixels: read, moved when S_t leaves its reach
   int m = 0;                 ///< predecessors used: min(N, t)
+  int m_next = 0;            ///< frames the next frame's reference averages: min(N, t + 1)
   long long t = 0;           ///< index of F in the stream
   double* history = nullptr; ///< S_0 .. S_t as (y, x) pairs: reads 0..t-1, writes t
   int* refinements = nullptr;  ///< passes per frame: writes t

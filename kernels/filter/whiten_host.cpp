@@ -43,73 +43,148 @@ void whiten_solve_ridge(std::vector<double> a, std::vector<double>& b, int n, do
 namespace {
 
 template <class T>
-void copy_frame(const WhitenFrame<T>& job) {
-  for (int y = 0; y < job.ny; ++y)
-    for (int x = 0; x < job.nx; ++x) {
-      const T f = job.frame[y * job.frame_pitch + x];
-      job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = f;
-      job.out[y * job.out_pitch + x] = f;
-    }
+T at(const T* f, int nx, int y, int x) {
+  return f[static_cast<std::ptrdiff_t>(y) * nx + x];
 }
 
-// One shift pass over the first `active` frames: s_k += the residual shift. Returns the largest
-// update component.
+// One shift pass of the reference against F at s: the residual shift (dy, dx) over the pixels
+// `margin` from every edge.
 template <class T>
-double shift_pass(const WhitenFrame<T>& job, int active, std::vector<double>& s) {
-  double max_abs = 0.0;
-  for (int i = 0; i < 2 * active; ++i) max_abs = std::max(max_abs, std::fabs(s[i]));
-  const int margin = whiten_margin(max_abs);
-  std::vector<WhitenShiftSums> sums(active);
-  std::vector<WhitenStencil<T>> stencil(active);
-  for (int k = 0; k < active; ++k) stencil[k] = whiten_stencil<T>(s[2 * k], s[2 * k + 1]);
-  double u = 0.0, v = 0.0, w = 0.0;
+void shift_pass(const WhitenFrame<T>& job, const double* s, int margin, double& dy, double& dx) {
+  const WhitenStencil<T> st = whiten_stencil<T>(s[0], s[1]);
+  WhitenShiftSums sums;
   for (int y = margin; y <= job.ny - 1 - margin; ++y)
     for (int x = margin; x <= job.nx - 1 - margin; ++x) {
       const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y, x);
-      u += d.h * d.h;
-      v += d.h * d.g;
-      w += d.g * d.g;
-      for (int k = 0; k < active; ++k) {
-        const double diff = static_cast<double>(whiten_sample(job.remembered[k], job.nx, job.ny, job.nx, y, x, stencil[k])) - d.r;
-        sums[k].p += d.g * diff;
-        sums[k].q += d.h * diff;
-      }
+      sums.u += d.h * d.h;
+      sums.v += d.h * d.g;
+      sums.w += d.g * d.g;
+      const double diff = static_cast<double>(whiten_sample(job.reference, job.nx, job.ny, job.nx, y, x, st)) - d.r;
+      sums.p += d.g * diff;
+      sums.q += d.h * diff;
     }
-  double largest_update = 0.0;
-  for (int k = 0; k < active; ++k) {
-    sums[k].u = u;
-    sums[k].v = v;
-    sums[k].w = w;
+  whiten_shift_update(sums, dy, dx);
+}
+
+// S_t from the reference (whiten.hpp, step 1); returns the passes run.
+template <class T>
+int refine_shift(const WhitenFrame<T>& job, const WhitenParams& params) {
+  const double* A = job.anchor;
+  const double* S = job.history;
+  double reference_abs = 0.0;
+  for (int k = 1; k <= job.m; ++k)
+    for (int a = 0; a < 2; ++a) reference_abs = std::max(reference_abs, std::fabs(S[2 * (job.t - k) + a] - A[a]));
+  double s[2] = {A[0] - S[2 * (job.t - 1)], A[1] - S[2 * (job.t - 1) + 1]};
+  for (int pass = 1;; ++pass) {
+    const int margin = whiten_reference_margin(std::max(std::fabs(s[0]), std::fabs(s[1])), reference_abs);
     double dy, dx;
-    whiten_shift_update(sums[k], dy, dx);
-    s[2 * k] += dy;
-    s[2 * k + 1] += dx;
-    largest_update = std::max({largest_update, std::fabs(dy), std::fabs(dx)});
+    shift_pass(job, s, margin, dy, dx);
+    s[0] += dy;
+    s[1] += dx;
+    if (!(std::fabs(dy) >= params.tolerance_px || std::fabs(dx) >= params.tolerance_px) || pass >= params.max_refinements) {
+      job.history[2 * job.t] = A[0] - s[0];
+      job.history[2 * job.t + 1] = A[1] - s[1];
+      return pass;
+    }
   }
-  return largest_update;
 }
 
-// The refinement: s on entry the starting guesses, on return the estimates. With m > 1, pilot
-// passes refine the newest frame alone first and move every other guess by what it learnt
-// (whiten_pilot_guess); then the passes over all m frames. Returns the passes over all frames.
+// f (pitch) registered with the shift of its frame against the anchor: dst(y, x) = f(y + sy, x + sx).
 template <class T>
-int refine_shifts(const WhitenFrame<T>& job, const WhitenParams& params, std::vector<double>& s) {
+void register_frame(const T* f, std::ptrdiff_t pitch, int ny, int nx, double sy, double sx, T* dst) {
+  const WhitenStencil<T> st = whiten_stencil<T>(sy, sx);
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) dst[static_cast<std::ptrdiff_t>(y) * nx + x] = whiten_sample(f, pitch, ny, nx, y, x, st);
+}
+
+template <class T>
+double dot(const T* a, const T* b, int ny, int nx) {
+  double s = 0.0;
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(ny) * nx; ++i) s += static_cast<double>(a[i]) * static_cast<double>(b[i]);
+  return s;
+}
+
+// Step 2: the anchor moves to S_t rounded once S_t leaves its reach; the history is registered
+// again and (least squares) its products recomputed.
+template <class T>
+void follow_anchor(const WhitenFrame<T>& job, bool aligned) {
+  double* A = job.anchor;
+  const double* St = job.history + 2 * job.t;
+  if (!(std::fabs(St[0] - A[0]) >= whiten_anchor_reach || std::fabs(St[1] - A[1]) >= whiten_anchor_reach)) return;
+  A[0] = whiten_anchor_for(St[0]);
+  A[1] = whiten_anchor_for(St[1]);
+  A[2] += 1.0;
+  for (int k = 0; k < job.m; ++k) {
+    const double* Sk = job.history + 2 * (job.t - 1 - k);
+    register_frame(job.remembered[k], job.nx, job.ny, job.nx, Sk[0] - A[0], Sk[1] - A[1], job.registered[k]);
+  }
+  if (!aligned) return;
+  for (int k = 0; k < job.m; ++k)
+    for (int l = 0; l <= k; ++l) {
+      const double v = dot(job.registered[k], job.registered[l], job.ny, job.nx);
+      job.products[job.slots[k] * job.ring + job.slots[l]] = v;
+      job.products[job.slots[l] * job.ring + job.slots[k]] = v;
+    }
+}
+
+// Step 3: R_t, F's row of the products, the next frame's reference.
+template <class T>
+void join_history(const WhitenFrame<T>& job, bool aligned) {
+  const double* A = job.anchor;
+  const double* St = job.history + 2 * job.t;
+  register_frame(job.frame, job.frame_pitch, job.ny, job.nx, St[0] - A[0], St[1] - A[1], job.registered_store);
+  const std::size_t n = static_cast<std::size_t>(job.ny) * job.nx;
+  std::vector<T> f(n);  // F contiguous
+  for (int y = 0; y < job.ny; ++y)
+    for (int x = 0; x < job.nx; ++x) f[static_cast<std::size_t>(y) * job.nx + x] = job.frame[y * job.frame_pitch + x];
+  const T* newest = aligned ? job.registered_store : f.data();
+  double* row = job.products + job.slot * job.ring;
+  row[job.slot] = dot(newest, newest, job.ny, job.nx);
+  for (int k = 0; k < job.m; ++k) {
+    const T* basis = aligned ? job.registered[k] : job.remembered[k];
+    const double v = dot(newest, basis, job.ny, job.nx);
+    row[job.slots[k]] = v;
+    job.products[job.slots[k] * job.ring + job.slot] = v;
+  }
+  const double inverse = 1.0 / job.m_next;  // a product per pixel, not a division (the CUDA join's too)
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = static_cast<double>(job.registered_store[i]);
+    for (int k = 0; k + 1 < job.m_next; ++k) sum += static_cast<double>(job.registered[k][i]);
+    job.reference[i] = static_cast<T>(sum * inverse);
+  }
+}
+
+// The weights a_k from the table (G_kl, b_k as whiten.hpp says).
+template <class T>
+void solve_weights(const WhitenFrame<T>& job, const WhitenParams& params, std::vector<double>& a) {
   const int m = job.m;
-  if (m > 1) {
-    for (int pilot = 1;; ++pilot)
-      if (!(shift_pass(job, 1, s) >= whiten_pilot_tolerance_factor * params.tolerance_px) || pilot >= params.max_refinements) break;
-    for (int k = 1; k < m; ++k)
-      for (int a = 0; a < 2; ++a) s[2 * k + a] = whiten_pilot_guess(job.history[2 * (job.t - 1 - k) + a], job.history[2 * (job.t - 1) + a], s[a]);
+  std::vector<double> g(static_cast<std::size_t>(m) * m), b(m);
+  for (int k = 0; k < m; ++k) {
+    b[k] = job.products[job.slot * job.ring + job.slots[k]];
+    for (int l = 0; l < m; ++l) g[k * m + l] = job.products[job.slots[k] * job.ring + job.slots[l]];
   }
-  for (int pass = 1;; ++pass)
-    if (!(shift_pass(job, m, s) >= params.tolerance_px) || pass >= params.max_refinements) return pass;
-}
-
-// B_k at pixel (y, x): the aligned sample, or the remembered value itself.
-template <class T>
-T basis_value(const WhitenFrame<T>& job, const std::vector<WhitenStencil<T>>* stencil, int k, int y, int x) {
-  if (!stencil) return job.remembered[k][static_cast<std::ptrdiff_t>(y) * job.nx + x];
-  return whiten_sample(job.remembered[k], job.nx, job.ny, job.nx, y, x, (*stencil)[k]);
+  a.assign(m, 0.0);
+  if (params.weights == WhitenWeights::least_squares) {
+    whiten_solve_ridge(g, b, m, params.ridge);
+    a.assign(b.begin(), b.begin() + m);
+    return;
+  }
+  const int terms = whiten_polynomial_terms(params.degree);
+  std::vector<double> phi(static_cast<std::size_t>(m) * terms);
+  for (int k = 0; k < m; ++k) whiten_monomials(job.pair_shift[2 * k], job.pair_shift[2 * k + 1], params.degree, &phi[k * terms]);
+  std::vector<double> gp(static_cast<std::size_t>(terms) * terms, 0.0), bp(terms, 0.0);
+  for (int i = 0; i < terms; ++i) {
+    for (int k = 0; k < m; ++k) bp[i] += phi[k * terms + i] * b[k];
+    for (int j = 0; j <= i; ++j) {
+      double v = 0.0;
+      for (int k = 0; k < m; ++k)
+        for (int l = 0; l < m; ++l) v += phi[k * terms + i] * g[k * m + l] * phi[l * terms + j];
+      gp[i * terms + j] = v;
+    }
+  }
+  whiten_solve_ridge(gp, bp, terms, params.ridge);
+  for (int k = 0; k < m; ++k)
+    for (int i = 0; i < terms; ++i) a[k] += phi[k * terms + i] * bp[i];
 }
 
 }  // namespace
@@ -117,80 +192,43 @@ T basis_value(const WhitenFrame<T>& job, const std::vector<WhitenStencil<T>>* st
 template <class T>
 void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
   const int m = job.m;
+  const bool aligned = params.weights == WhitenWeights::least_squares;
   if (m == 0) {
-    copy_frame(job);
     job.history[2 * job.t] = 0.0;
     job.history[2 * job.t + 1] = 0.0;
     job.refinements[job.t] = 0;
+    job.anchor[0] = job.anchor[1] = 0.0;
+    join_history(job, aligned);
+    for (int y = 0; y < job.ny; ++y)
+      for (int x = 0; x < job.nx; ++x) {
+        const T f = job.frame[y * job.frame_pitch + x];
+        job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = f;
+        job.out[y * job.out_pitch + x] = f;
+      }
     return;
   }
-  // Shifts: s_k starts at S_{t-k} - S_{t-1}, k = 1..m (index k-1 here).
-  const double* prev = job.history + 2 * (job.t - 1);
-  std::vector<double> s(2 * m);
+  job.refinements[job.t] = refine_shift(job, params);
+  const double* St = job.history + 2 * job.t;
   for (int k = 0; k < m; ++k) {
-    s[2 * k] = job.history[2 * (job.t - 1 - k)] - prev[0];
-    s[2 * k + 1] = job.history[2 * (job.t - 1 - k) + 1] - prev[1];
+    job.pair_shift[2 * k] = job.history[2 * (job.t - 1 - k)] - St[0];
+    job.pair_shift[2 * k + 1] = job.history[2 * (job.t - 1 - k) + 1] - St[1];
   }
-  job.refinements[job.t] = refine_shifts(job, params, s);
-  double sy = 0.0, sx = 0.0;
-  for (int k = 0; k < m; ++k) {
-    sy += job.history[2 * (job.t - 1 - k)] - s[2 * k];
-    sx += job.history[2 * (job.t - 1 - k) + 1] - s[2 * k + 1];
-    job.pair_shift[2 * k] = s[2 * k];
-    job.pair_shift[2 * k + 1] = s[2 * k + 1];
-  }
-  job.history[2 * job.t] = sy / m;
-  job.history[2 * job.t + 1] = sx / m;
-
-  // Correlations of the basis frames with each other (g) and with F (b).
-  const bool aligned = params.weights == WhitenWeights::least_squares;
-  std::vector<WhitenStencil<T>> stencil(m);
-  for (int k = 0; k < m; ++k) stencil[k] = whiten_stencil<T>(s[2 * k], s[2 * k + 1]);
-  const auto* taps = aligned ? &stencil : nullptr;
-  std::vector<double> g(static_cast<std::size_t>(m) * m, 0.0), b(m, 0.0), basis(m);
-  for (int y = 0; y < job.ny; ++y)
-    for (int x = 0; x < job.nx; ++x) {
-      const double f = job.frame[y * job.frame_pitch + x];
-      for (int k = 0; k < m; ++k) basis[k] = basis_value(job, taps, k, y, x);
-      for (int k = 0; k < m; ++k) {
-        b[k] += basis[k] * f;
-        for (int l = 0; l <= k; ++l) g[k * m + l] += basis[k] * basis[l];
-      }
-    }
-
-  std::vector<double> a(m);
-  if (aligned) {
-    whiten_solve_ridge(g, b, m, params.ridge);
-    a.assign(b.begin(), b.begin() + m);
-  } else {
-    const int terms = whiten_polynomial_terms(params.degree);
-    std::vector<double> phi(static_cast<std::size_t>(m) * terms);
-    for (int k = 0; k < m; ++k) whiten_monomials(s[2 * k], s[2 * k + 1], params.degree, &phi[k * terms]);
-    for (int k = 0; k < m; ++k)
-      for (int l = 0; l < k; ++l) g[l * m + k] = g[k * m + l];
-    std::vector<double> gp(static_cast<std::size_t>(terms) * terms, 0.0), bp(terms, 0.0);
-    for (int i = 0; i < terms; ++i) {
-      for (int k = 0; k < m; ++k) bp[i] += phi[k * terms + i] * b[k];
-      for (int j = 0; j <= i; ++j) {
-        double v = 0.0;
-        for (int k = 0; k < m; ++k)
-          for (int l = 0; l < m; ++l) v += phi[k * terms + i] * g[k * m + l] * phi[l * terms + j];
-        gp[i * terms + j] = v;
-      }
-    }
-    whiten_solve_ridge(gp, bp, terms, params.ridge);
-    for (int k = 0; k < m; ++k) {
-      a[k] = 0.0;
-      for (int i = 0; i < terms; ++i) a[k] += phi[k * terms + i] * bp[i];
-    }
-  }
+  follow_anchor(job, aligned);
+  join_history(job, aligned);
+  std::vector<double> a;
+  solve_weights(job, params, a);
   for (int k = 0; k < m; ++k) job.weights[k] = a[k];
 
+  std::vector<WhitenStencil<T>> stencil(m);
+  for (int k = 0; k < m; ++k) stencil[k] = whiten_stencil<T>(job.pair_shift[2 * k], job.pair_shift[2 * k + 1]);
   for (int y = 0; y < job.ny; ++y)
     for (int x = 0; x < job.nx; ++x) {
       const T f = job.frame[y * job.frame_pitch + x];
       double p = 0.0;
-      for (int k = 0; k < m; ++k) p += a[k] * static_cast<double>(basis_value(job, taps, k, y, x));
+      for (int k = 0; k < m; ++k) {
+        const T basis = aligned ? whiten_sample(job.remembered[k], job.nx, job.ny, job.nx, y, x, stencil[k]) : at(job.remembered[k], job.nx, y, x);
+        p += a[k] * static_cast<double>(basis);
+      }
       job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = f;
       job.out[y * job.out_pitch + x] = static_cast<T>(static_cast<double>(f) - p);
     }

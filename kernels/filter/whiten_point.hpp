@@ -6,9 +6,8 @@
 // is constant over a frame, so its integer part and the 2 x 4 tap weights are found once per
 // frame (WhitenStencil) and every pixel reuses them. Taps beyond an edge read the edge (the frame
 // extended by its nearest value), so the outermost |s| + 1 pixels of an aligned frame lean on
-// repeated edge values. The shift sums skip those pixels: one pass of shift estimates counts
-// the pixels at least `margin` = 2 + ceil(max |s| over every frame and axis) from each edge, the
-// same pixels for every frame, so the gradient sums u, v, w are shared and no edge tap enters.
+// repeated edge values. The shift sums skip those pixels (whiten_reference_margin), so no edge
+// tap enters them.
 #include <cstddef>
 
 #include "mesh/host_device.hpp"
@@ -107,17 +106,19 @@ GRIDFLOW_HOST_DEVICE inline void whiten_shift_update(const WhitenShiftSums& s, d
   dx = -(s.q * s.w - s.p * s.v) / det;
 }
 
-/// The pilot passes (frame t-1 alone) stop once their update is below this many times
-/// tolerance_px: they only start the passes over all frames, whose first update is about 0.02 px
-/// on the star field whatever the pilot's last 0.001-0.01 px, so a looser pilot spares a pass over
-/// the whole frame without adding a pass over all frames (measured: 2.0 passes either way).
-inline constexpr double whiten_pilot_tolerance_factor = 10.0;
+/// How far (pixels, either axis) a frame's S_t may lie from the anchor A before the history is
+/// registered again around it. Farther than any jitter the filter is meant for (a scene shaken
+/// by up to 1 px a frame has |S_t| <= 2), so only a drifting scene moves the anchor; near enough
+/// that the registered frames' edge pixels (those leaning on repeated edge values) stay few.
+inline constexpr double whiten_anchor_reach = 4.0;
 
-/// The guess for s_k once the pilot passes found s_1 (frame t-1 against F): F sits at
-/// S_t ~ S_{t-1} - s_1, so s_k = S_k - (S_{t-1} - s_1), per axis.
-GRIDFLOW_HOST_DEVICE inline double whiten_pilot_guess(double s_k_history, double s_prev_history, double s_1) {
-  const double estimate = s_prev_history - s_1;
-  return s_k_history - estimate;
+/// The whole pixel nearest to v (halves up): the anchor's component for S_t = v.
+GRIDFLOW_HOST_DEVICE inline double whiten_anchor_for(double v) { return static_cast<double>(whiten_floor(v + 0.5)); }
+
+/// The margin of a shift pass of the reference against F: the reference's own margin (its frames
+/// registered with shifts up to reference_abs from the anchor) plus that of the shift s_abs.
+GRIDFLOW_HOST_DEVICE inline int whiten_reference_margin(double s_abs, double reference_abs) {
+  return whiten_margin(s_abs) + whiten_margin(reference_abs);
 }
 
 /// phi_j(sy, sx) for j = 0..whiten_polynomial_terms(degree)-1: by total degree e = 0..degree,
