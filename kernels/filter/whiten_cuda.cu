@@ -9,6 +9,8 @@
 
 #include "kernels/filter/whiten_cuda.hpp"
 #include "kernels/filter/whiten_point.hpp"
+#include "kernels/filter/whiten_solve_cuda.cuh"
+#include "kernels/filter/whiten_strip_cuda.cuh"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::filter {
@@ -16,6 +18,7 @@ namespace gridflow::kernels::filter {
 namespace {
 
 namespace cg = cooperative_groups;
+using namespace whiten_cuda;
 
 constexpr int strip = 8;      // rows one thread of the prediction walks down a column, the 4 row
                               // interpolations of a sample sliding along in registers
@@ -26,98 +29,6 @@ __device__ inline double warp_sum(double v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
-
-// The R samples of a strip from their (R + 3) x 4 taps: each row interpolated in x once, then the
-// 4 rows of every sample in y (whiten_sample's T operations in its order).
-template <int R, class T>
-__device__ __forceinline__ void interpolate_strip(const T (&taps)[R + 3][4], const WhitenStencil<T>& s, T* out) {
-  T h[R + 3];
-#pragma unroll
-  for (int i = 0; i < R + 3; ++i) h[i] = s.wx[0] * taps[i][0] + s.wx[1] * taps[i][1] + s.wx[2] * taps[i][2] + s.wx[3] * taps[i][3];
-#pragma unroll
-  for (int l = 0; l < R; ++l) {
-    T v = 0;
-    v += s.wy[0] * h[l];
-    v += s.wy[1] * h[l + 1];
-    v += s.wy[2] * h[l + 2];
-    v += s.wy[3] * h[l + 3];
-    out[l] = v;
-  }
-}
-
-// The R samples of one frame down column x from row y0: the row interpolations of
-// whiten_sample (same T operations in the same order, so the values equal the host's bit for bit),
-// each shared by the 4 samples that use it, and every tap loaded first through the read-only path:
-// 4 (R + 3) independent loads in flight per thread instead of a chain of rows.
-template <int R, class T>
-__device__ inline void column_strip(const T* __restrict__ f, int pitch, int ny, int nx, const WhitenStencil<T>& s, int y0, int x, T* out) {
-  int c[4];
-#pragma unroll
-  for (int j = 0; j < 4; ++j) c[j] = whiten_clamp(x + s.ox - 1 + j, nx);
-  T taps[R + 3][4];
-#pragma unroll
-  for (int i = 0; i < R + 3; ++i) {
-    const T* p = f + static_cast<std::ptrdiff_t>(whiten_clamp(y0 + s.oy - 1 + i, ny)) * pitch;
-#pragma unroll
-    for (int j = 0; j < 4; ++j) taps[i][j] = __ldg(p + c[j]);
-  }
-  interpolate_strip<R>(taps, s, out);
-}
-
-// column_strip where every tap of the strip lies in the frame (column_strip_inside says so): the
-// same taps and operations, without the clamps, from one base address with constant offsets.
-template <int R, class T>
-__device__ inline bool column_strip_inside(int ny, int nx, const WhitenStencil<T>& s, int y0, int x) {
-  return x + s.ox - 1 >= 0 && x + s.ox + 2 <= nx - 1 && y0 + s.oy - 1 >= 0 && y0 + R + s.oy + 1 <= ny - 1;
-}
-
-template <int R, class T>
-__device__ inline void column_strip_interior(const T* __restrict__ f, int pitch, const WhitenStencil<T>& s, int y0, int x, T* out) {
-  const T* p = f + static_cast<std::ptrdiff_t>(y0 + s.oy - 1) * pitch + (x + s.ox - 1);
-  T taps[R + 3][4];
-#pragma unroll
-  for (int i = 0; i < R + 3; ++i) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j) taps[i][j] = __ldg(p + j);
-    p += pitch;
-  }
-  interpolate_strip<R>(taps, s, out);
-}
-
-// column_strip's samples where no tap needs clamping (the pixels a shift pass counts, see
-// whiten_margin): the same T operations in the same order, from one pointer and three rows, so a
-// block keeps several frames' samplers in few registers.
-template <class T>
-struct InteriorSampler {
-  const T* next;  // the first tap of the row the next h3 comes from
-  T h0, h1, h2;
-
-  __device__ static T row(const T* p, const WhitenStencil<T>& s) {
-    return s.wx[0] * __ldg(p) + s.wx[1] * __ldg(p + 1) + s.wx[2] * __ldg(p + 2) + s.wx[3] * __ldg(p + 3);
-  }
-  /// Starts at output row y of column x.
-  __device__ void start(const T* f, int nx, const WhitenStencil<T>& s, int y, int x) {
-    const T* p = f + static_cast<std::ptrdiff_t>(y + s.oy - 1) * nx + (x + s.ox - 1);
-    h0 = row(p, s);
-    h1 = row(p + nx, s);
-    h2 = row(p + 2 * nx, s);
-    next = p + 3 * nx;
-  }
-  /// The sample at the current row; moves one row down.
-  __device__ T sample(int nx, const WhitenStencil<T>& s) {
-    const T h3 = row(next, s);
-    next += nx;
-    T v = 0;
-    v += s.wy[0] * h0;
-    v += s.wy[1] * h1;
-    v += s.wy[2] * h2;
-    v += s.wy[3] * h3;
-    h0 = h1;
-    h1 = h2;
-    h2 = h3;
-    return v;
-  }
-};
 
 // Sum of v over the block, the same order every run; every thread calls it, thread 0 gets it.
 __device__ inline double block_sum(double v, double* s_warps) {
@@ -349,116 +260,6 @@ __global__ void __launch_bounds__(threads, 2)
   }
 }
 
-// Solves the n x (n+1) augmented system [A | b] in shared memory by Gauss-Jordan without pivoting
-// (A symmetric positive definite with the ridge); x_j = A[j][n] / A[j][j] on return. Every thread of
-// the block calls it. Returns false where a pivot is not positive (x must then be taken as 0).
-__device__ bool gauss_jordan(double* a, int n, double ridge) {
-  __shared__ double s_shift;
-  __shared__ int s_ok;
-  const int cols = n + 1;
-  if (threadIdx.x == 0) {
-    double trace = 0.0;
-    for (int i = 0; i < n; ++i) trace += a[i * cols + i];
-    s_shift = ridge * trace / n;
-    s_ok = 1;
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < n; i += blockDim.x) a[i * cols + i] += s_shift;
-  __syncthreads();
-  for (int j = 0; j < n; ++j) {
-    const double piv = a[j * cols + j];
-    if (!(piv > 0.0)) {
-      if (threadIdx.x == 0) s_ok = 0;
-      break;  // every thread reads the same pivot: all leave together
-    }
-    const double inv = 1.0 / piv;
-    const int width = n - j;  // columns j+1 .. n
-    // Row j and column j are only read in this step; the entries written are in other rows and
-    // later columns, so one barrier per step suffices.
-    for (int e = threadIdx.x; e < (n - 1) * width; e += blockDim.x) {
-      int i = e / width;
-      if (i >= j) ++i;
-      const int c = j + 1 + e % width;
-      a[i * cols + c] -= a[i * cols + j] * inv * a[j * cols + c];
-    }
-    __syncthreads();
-  }
-  __syncthreads();
-  return s_ok != 0;
-}
-
-// Doubles of shared memory the solve needs for m frames (and J terms).
-__host__ __device__ inline int solve_doubles(int m, int terms, bool aligned) {
-  if (aligned) return m * (m + 1);                                   // [G | b]
-  return m * (m + 1) / 2 + m + 2 * m * terms + terms * (terms + 1);  // G (lower, packed), b, Phi, G Phi, [Gp | bp]
-}
-
-// The weights a_k from the table of products (whiten.hpp): G_kl = products[slot_k][slot_l], b_k =
-// products[slot][slot_k]. Every thread of the block calls it; smem holds solve_doubles.
-template <class T>
-__device__ void solve_weights(const WhitenFrame<T>& job, bool aligned, int degree, double ridge, double* smem) {
-  const int m = job.m, tid = threadIdx.x, ring = job.ring;
-  const double* table = job.products;
-  auto G = [&](int i, int c) { return table[job.slots[i] * ring + job.slots[c]]; };
-  auto b_of = [&](int i) { return table[job.slot * ring + job.slots[i]]; };
-  if (aligned) {
-    double* g = smem;
-    for (int e = tid; e < m * m; e += blockDim.x) g[(e / m) * (m + 1) + e % m] = G(e / m, e % m);
-    for (int i = tid; i < m; i += blockDim.x) g[i * (m + 1) + m] = b_of(i);
-    __syncthreads();
-    const bool ok = gauss_jordan(g, m, ridge);
-    for (int k = tid; k < m; k += blockDim.x) job.weights[k] = ok ? g[k * (m + 1) + m] / g[k * (m + 1) + k] : 0.0;
-    return;
-  }
-  const int terms = whiten_polynomial_terms(degree);
-  double* gm = smem;                 // lower triangle, packed: (i, c <= i) at i (i + 1) / 2 + c
-  double* b = gm + m * (m + 1) / 2;  // m
-  double* phi = b + m;               // m x terms
-  double* gphi = phi + m * terms;    // m x terms
-  double* sys = gphi + m * terms;    // terms x (terms + 1)
-  for (int e = tid; e < m * (m + 1) / 2; e += blockDim.x) {
-    int i = 0;
-    while ((i + 1) * (i + 2) / 2 <= e) ++i;
-    gm[e] = G(i, e - i * (i + 1) / 2);
-  }
-  for (int i = tid; i < m; i += blockDim.x) {
-    b[i] = b_of(i);
-    whiten_monomials(job.pair_shift[2 * i], job.pair_shift[2 * i + 1], degree, phi + i * terms);
-  }
-  __syncthreads();
-  for (int e = tid; e < m * terms; e += blockDim.x) {
-    const int i = e / terms, c = e % terms;
-    double s = 0.0;
-    for (int l = 0; l < m; ++l) s += gm[i >= l ? i * (i + 1) / 2 + l : l * (l + 1) / 2 + i] * phi[l * terms + c];
-    gphi[e] = s;
-  }
-  __syncthreads();
-  for (int e = tid; e < terms * (terms + 1); e += blockDim.x) {
-    const int i = e / (terms + 1), c = e % (terms + 1);
-    double s = 0.0;
-    if (c < terms)
-      for (int k = 0; k < m; ++k) s += phi[k * terms + i] * gphi[k * terms + c];
-    else
-      for (int k = 0; k < m; ++k) s += phi[k * terms + i] * b[k];
-    sys[e] = s;
-  }
-  __syncthreads();
-  const bool ok = gauss_jordan(sys, terms, ridge);
-  for (int k = tid; k < m; k += blockDim.x) {
-    double a = 0.0;
-    for (int i = 0; i < terms; ++i) a += phi[k * terms + i] * sys[i * (terms + 1) + terms] / sys[i * (terms + 1) + i];
-    job.weights[k] = ok ? a : 0.0;
-  }
-}
-
-// Step 3 (whiten.hpp): F joins the history. Each thread takes strips of R rows down one column
-// (lanes on neighbouring columns) with no barrier until the block's sums: it registers its strip
-// of F (R_t, written to its ring slot), then walks the history 64 / R frames at a time, every load of a
-// group first (64 values), adding the next reference (R_t + R_1 + R_2 + ..., the host's order) and the
-// products of the newest basis values (R_t, or F for the polynomial weights) with each basis
-// frame. Each warp adds its products per frame into shared memory, the block its warps in order
-// into its slot; the last block to finish adds the slots in order (a warp per product), fills F's
-// row and column of the table and solves for the weights. Frame 0 (m = 0) only joins.
 // Frames k0 .. k0 + G - 1 (those below `count`) down the strip of column x from row y0, every load
 // issued before any is used; 0 past n_rows and past count.
 template <int G, int R, class T>
@@ -470,6 +271,14 @@ __device__ __forceinline__ void load_group(const T* const* frames, int k0, int c
       v[q][l] = l < n_rows && k0 + q < count ? frames[k0 + q][static_cast<std::ptrdiff_t>(y0 + l) * nx + x] : T(0);
 }
 
+// Step 3 (whiten.hpp): F joins the history. Each thread takes strips of R rows down one column
+// (lanes on neighbouring columns) with no barrier until the block's sums: it registers its strip
+// of F (R_t, written to its ring slot), then walks the history 64 / R frames at a time, every load of a
+// group first (64 values), adding the next reference (R_t + R_1 + R_2 + ..., the host's order) and the
+// products of the newest basis values (R_t, or F for the polynomial weights) with each basis
+// frame. Each warp adds its products per frame into shared memory, the block its warps in order
+// into its slot; the last block to finish adds the slots in order (a warp per product), fills F's
+// row and column of the table and solves for the weights. Frame 0 (m = 0) only joins.
 template <int R, class T>
 __global__ void __launch_bounds__(threads)
     join_kernel(WhitenFrame<T> job, bool aligned, int degree, double ridge, double* slots, unsigned* counter) {
