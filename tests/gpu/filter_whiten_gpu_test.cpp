@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_support.hpp"
@@ -116,6 +117,21 @@ TEST(WhitenGpu, LargestMemoryMatchesTheHostReference) {
   p.memory = max_whiten_memory;
   expect_device_matches_host<float>(small_field(48, 56, 68), p, {}, false);
   expect_device_matches_host<double>(drifting_field(48, 56, 68), p, {256, 2, 16}, false);
+}
+
+TEST(WhitenGpu, TinyFramesMatchTheHostReference) {
+  // No pixel is counted once the margins are taken: the shift passes sum nothing (the shift
+  // stays at its guess) and the join and prediction still run on every pixel.
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  WhitenParams p;
+  p.memory = 4;
+  for (const auto& [ny, nx] : {std::pair{3, 3}, std::pair{5, 4}}) {
+    StarFieldSpec s = small_field(ny, nx, 12);
+    s.stars = 0;  // the object alone: stars kept 8 px from its path cannot fit
+    expect_device_matches_host<double>(s, p, {}, false);
+    expect_device_matches_host<float>(s, p, {64, 1, 4}, true);
+  }
 }
 
 TEST(WhitenGpu, FieldsOnTheDeviceGiveTheContiguousResult) {

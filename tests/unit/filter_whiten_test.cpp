@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/filter/whiten.hpp"
@@ -133,6 +134,28 @@ TEST(Whiten, FramesWithFewerThanNPredecessorsUseThoseTheyHave) {
     EXPECT_EQ(s8[t].x, s4[t].x);
     EXPECT_NEAR(s8[t].y, field.truth[t].y, 0.05) << "frame " << t;
     EXPECT_NEAR(s8[t].x, field.truth[t].x, 0.05) << "frame " << t;
+  }
+}
+
+TEST(Whiten, TinyAndFlatFramesGiveFiniteOutputsAndShifts) {
+  // 3 x 3 and 5 x 4 frames leave no pixel to count once the margins are taken (the shift stays
+  // where it started); a flat frame has no gradient (the update is 0). Neither may give NaN.
+  for (const auto& [ny, nx] : {std::pair{3, 3}, std::pair{5, 4}, std::pair{16, 16}}) {
+    for (const bool flat : {false, true}) {
+      Whitener<double> w(ny, nx, WhitenParams{}, mesh::MemorySpace::host);
+      std::vector<double> in(static_cast<std::size_t>(ny) * nx), out(in.size());
+      for (int t = 0; t < 30; ++t) {
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = flat ? 7.0 : std::sin(0.7 * i + 0.3 * t) * 10.0 + 50.0;
+        w.push(in.data(), out.data(), nullptr);
+        for (double v : out) ASSERT_TRUE(std::isfinite(v)) << ny << "x" << nx << (flat ? " flat" : "") << " frame " << t;
+      }
+      for (const auto& s : w.shifts()) EXPECT_TRUE(std::isfinite(s.y) && std::isfinite(s.x)) << ny << "x" << nx;
+      if (flat) {
+        for (const auto& s : w.shifts()) EXPECT_EQ(s.y, 0.0);
+        // The history predicts a flat frame but for the ridge's shrinking of the weights (1e-6).
+        for (double v : out) EXPECT_NEAR(v, 0.0, 7.0 * 1e-5);
+      }
+    }
   }
 }
 
