@@ -34,7 +34,8 @@ FilterRunReport run_typed(const FilterRequest& request, const io::ArrayReader& r
   const std::size_t frame_values = static_cast<std::size_t>(ny) * static_cast<std::size_t>(nx);
   const bool device = space == mesh::MemorySpace::device;
 
-  // Frames per chunk: a host chunk in and out (and the same on the GPU), the Whitener's ring of N + 1 frames beside it.
+  // Frames per chunk: a host chunk in and out (and the same on the GPU), the Whitener's two rings of N + 1 frames
+  // (built first, so the free memory measured below is what is left beside them).
   const double frame_bytes = static_cast<double>(frame_values * sizeof(T));
   const double given = request.arguments.buffer_mb * (1 << 20);
   auto frames_within = [&](double budget) { return std::max(1LL, static_cast<long long>(budget / (2 * frame_bytes))); };

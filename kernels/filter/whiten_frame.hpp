@@ -24,7 +24,7 @@ struct WhitenFrame {
   int ring = 0;              ///< N + 1 slots
   int slot = 0;              ///< ring slot of F (t mod ring)
   int slots[max_whiten_memory] = {};  ///< ring slots of M_1 .. M_m
-  double* anchor = nullptr;  ///< (A_y, A_x), whole pixels: read, moved when S_t leaves its reach
+  double* anchor = nullptr;  ///< (A_y, A_x, moves so far): whole pixels, read, moved when S_t leaves its reach
   int m = 0;                 ///< predecessors used: min(N, t)
   int m_next = 0;            ///< frames the next frame's reference averages: min(N, t + 1)
   long long t = 0;           ///< index of F in the stream
