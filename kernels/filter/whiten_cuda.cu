@@ -61,22 +61,11 @@ __device__ inline double sum_slots(const double* slots, int stride, int e, int b
   return v;
 }
 
-// A counted pixel's terms of the shift sums u, v, w, p, q: F's gradient terms d and the reference's
-// sample there.
-__device__ inline void add_shift_terms(const WhitenGradient& d, double sample, double* sum) {
-  const double diff = sample - d.r;
-  sum[0] += d.h * d.h;
-  sum[1] += d.h * d.g;
-  sum[2] += d.g * d.g;
-  sum[3] += d.g * diff;
-  sum[4] += d.h * diff;
-}
-
 // The terms of a whole strip of R counted rows down column x: every load first (the reference's
 // (R + 3) x 4 taps, F's column with a row above and below and its two neighbour columns), then
 // whiten_gradient's and the sampler's operations, so a strip waits for memory once.
 template <int R, class T>
-__device__ inline void strip_shift_sums(const WhitenFrame<T>& job, const WhitenStencil<T>& st, int y0, int x, double* sum) {
+__device__ inline void strip_shift_sums(const WhitenFrame<T>& job, const WhitenStencil<T>& st, int y0, int x, WhitenShiftSums& sums) {
   T ref[R];
   column_strip_interior<R>(job.reference, job.nx, st, y0, x, ref);
   const std::ptrdiff_t pitch = job.frame_pitch;
@@ -90,11 +79,8 @@ __device__ inline void strip_shift_sums(const WhitenFrame<T>& job, const WhitenS
     right[l] = __ldg(c + l * pitch + 1);
   }
 #pragma unroll
-  for (int l = 0; l < R; ++l) {
-    const double n = col[l], s = col[l + 2], w = left[l], e = right[l], m = col[l + 1];
-    const WhitenGradient d{0.5 * (s - n), 0.5 * (e - w), 0.2 * (m + n + s + w + e)};  // whiten_gradient's operations
-    add_shift_terms(d, static_cast<double>(ref[l]), sum);
-  }
+  for (int l = 0; l < R; ++l)
+    whiten_add_shift_terms(sums, whiten_gradient_of(col[l], col[l + 2], left[l], right[l], col[l + 1]), static_cast<double>(ref[l]));
 }
 
 // Step 1 (whiten.hpp): the shift passes of the reference against F, one cooperative launch. A pass
@@ -123,10 +109,7 @@ __global__ void __launch_bounds__(threads, 2)
   if (tid == 0) {
     s_A[0] = job.anchor[0];
     s_A[1] = job.anchor[1];
-    double reference_abs = 0.0;
-    for (int k = 1; k <= m; ++k)
-      for (int a = 0; a < 2; ++a) reference_abs = fmax(reference_abs, fabs(S[2 * (t - k) + a] - s_A[a]));
-    s_ref_abs = reference_abs;
+    s_ref_abs = whiten_reference_abs(S, t, m, s_A);
     s_s[0] = s_A[0] - S[2 * (t - 1)];
     s_s[1] = s_A[1] - S[2 * (t - 1) + 1];
   }
@@ -144,7 +127,7 @@ __global__ void __launch_bounds__(threads, 2)
     const int margin = s_margin;
     const WhitenStencil<T> st = s_st;
     const int xhi = nx - 1 - margin, yhi = ny - 1 - margin;
-    double sum[5] = {0.0, 0.0, 0.0, 0.0, 0.0};  // u, v, w, p, q
+    WhitenShiftSums sums;
     if (xhi >= margin && yhi >= margin) {
       const int cols = ((xhi - margin + 1 + 31) / 32) * 32, strips = (yhi - margin + R) / R;
       const long long items = static_cast<long long>(cols) * strips;
@@ -153,17 +136,17 @@ __global__ void __launch_bounds__(threads, 2)
         if (x > xhi) continue;
         const int n_rows = min(R, yhi - y0 + 1);
         if (n_rows == R) {
-          strip_shift_sums<R>(job, st, y0, x, sum);
+          strip_shift_sums<R>(job, st, y0, x, sums);
           continue;
         }
         InteriorSampler<T> cs;  // the last, partial strip of a column
         cs.start(job.reference, nx, st, y0, x);
         for (int l = 0; l < n_rows; ++l) {
-          const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y0 + l, x);
-          add_shift_terms(d, static_cast<double>(cs.sample(nx, st)), sum);
+          whiten_add_shift_terms(sums, whiten_gradient(job.frame, job.frame_pitch, y0 + l, x), static_cast<double>(cs.sample(nx, st)));
         }
       }
     }
+    const double sum[5] = {sums.u, sums.v, sums.w, sums.p, sums.q};
 #pragma unroll
     for (int e = 0; e < 5; ++e) {
       const double v = warp_sum(sum[e]);
@@ -214,7 +197,7 @@ __global__ void __launch_bounds__(threads, 2)
     }
   }
   // Step 2: the same decision in every block.
-  if (!(fabs(Sy - s_A[0]) >= whiten_anchor_reach || fabs(Sx - s_A[1]) >= whiten_anchor_reach)) return;
+  if (!whiten_anchor_moves(Sy, Sx, s_A)) return;
   const double Ay = whiten_anchor_for(Sy), Ax = whiten_anchor_for(Sx);
   if (blockIdx.x == 0 && tid == 0) {  // every block read the old anchor before the first grid barrier
     job.anchor[0] = Ay;
@@ -253,10 +236,7 @@ __global__ void __launch_bounds__(threads, 2)
     while ((k + 1) * (k + 2) / 2 <= e) ++k;
     const int l = e - k * (k + 1) / 2;
     const double v = sum_slots(pair_slots, pairs, e, gridDim.x);
-    if (lane == 0) {
-      job.products[job.slots[k] * job.ring + job.slots[l]] = v;
-      job.products[job.slots[l] * job.ring + job.slots[k]] = v;
-    }
+    if (lane == 0) job.set_product(job.slots[k], job.slots[l], v);
   }
 }
 
@@ -395,15 +375,7 @@ __global__ void __launch_bounds__(threads)
   }
   if (tid == 0) *counter = 0u;  // for the next frame
   __syncthreads();
-  double* table = job.products;
-  for (int j = tid; j < tasks; j += threads) {
-    if (j == 0) {
-      table[job.slot * stride + job.slot] = s_task[0];
-    } else {
-      table[job.slot * stride + job.slots[j - 1]] = s_task[j];
-      table[job.slots[j - 1] * stride + job.slot] = s_task[j];
-    }
-  }
+  for (int j = tid; j < tasks; j += threads) job.set_product(job.slot, j == 0 ? job.slot : job.slots[j - 1], s_task[j]);
   __syncthreads();
   if (m > 0) solve_weights(job, aligned, degree, ridge, smem);
 }

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "kernels/filter/whiten.hpp"
+#include "mesh/host_device.hpp"
 
 namespace gridflow::kernels::filter {
 
@@ -32,6 +33,14 @@ struct WhitenFrame {
   int* refinements = nullptr;  ///< passes per frame: writes t
   double* weights = nullptr;   ///< a_1 .. a_m of this frame (written)
   double* pair_shift = nullptr;  ///< s_1 .. s_m as (y, x) pairs (written)
+
+  /// The product of the basis frames in ring slots a and b.
+  GRIDFLOW_HOST_DEVICE double product(int a, int b) const { return products[a * ring + b]; }
+  /// Sets it (the table is symmetric: both entries).
+  GRIDFLOW_HOST_DEVICE void set_product(int a, int b, double v) const {
+    products[a * ring + b] = v;
+    products[b * ring + a] = v;
+  }
 };
 
 }  // namespace gridflow::kernels::filter

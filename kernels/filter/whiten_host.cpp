@@ -56,12 +56,7 @@ void shift_pass(const WhitenFrame<T>& job, const double* s, int margin, double& 
   for (int y = margin; y <= job.ny - 1 - margin; ++y)
     for (int x = margin; x <= job.nx - 1 - margin; ++x) {
       const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y, x);
-      sums.u += d.h * d.h;
-      sums.v += d.h * d.g;
-      sums.w += d.g * d.g;
-      const double diff = static_cast<double>(whiten_sample(job.reference, job.nx, job.ny, job.nx, y, x, st)) - d.r;
-      sums.p += d.g * diff;
-      sums.q += d.h * diff;
+      whiten_add_shift_terms(sums, d, static_cast<double>(whiten_sample(job.reference, job.nx, job.ny, job.nx, y, x, st)));
     }
   whiten_shift_update(sums, dy, dx);
 }
@@ -71,9 +66,7 @@ template <class T>
 int refine_shift(const WhitenFrame<T>& job, const WhitenParams& params) {
   const double* A = job.anchor;
   const double* S = job.history;
-  double reference_abs = 0.0;
-  for (int k = 1; k <= job.m; ++k)
-    for (int a = 0; a < 2; ++a) reference_abs = std::max(reference_abs, std::fabs(S[2 * (job.t - k) + a] - A[a]));
+  const double reference_abs = whiten_reference_abs(S, job.t, job.m, A);
   double s[2] = {A[0] - S[2 * (job.t - 1)], A[1] - S[2 * (job.t - 1) + 1]};
   for (int pass = 1;; ++pass) {
     const int margin = whiten_reference_margin(std::max(std::fabs(s[0]), std::fabs(s[1])), reference_abs);
@@ -110,7 +103,7 @@ template <class T>
 void follow_anchor(const WhitenFrame<T>& job, bool aligned) {
   double* A = job.anchor;
   const double* St = job.history + 2 * job.t;
-  if (!(std::fabs(St[0] - A[0]) >= whiten_anchor_reach || std::fabs(St[1] - A[1]) >= whiten_anchor_reach)) return;
+  if (!whiten_anchor_moves(St[0], St[1], A)) return;
   A[0] = whiten_anchor_for(St[0]);
   A[1] = whiten_anchor_for(St[1]);
   A[2] += 1.0;
@@ -120,32 +113,22 @@ void follow_anchor(const WhitenFrame<T>& job, bool aligned) {
   }
   if (!aligned) return;
   for (int k = 0; k < job.m; ++k)
-    for (int l = 0; l <= k; ++l) {
-      const double v = dot(job.registered[k], job.registered[l], job.ny, job.nx);
-      job.products[job.slots[k] * job.ring + job.slots[l]] = v;
-      job.products[job.slots[l] * job.ring + job.slots[k]] = v;
-    }
+    for (int l = 0; l <= k; ++l) job.set_product(job.slots[k], job.slots[l], dot(job.registered[k], job.registered[l], job.ny, job.nx));
 }
 
-// Step 3: R_t, F's row of the products, the next frame's reference.
+// Step 3: F into its ring slot, R_t, F's row of the products, the next frame's reference.
 template <class T>
 void join_history(const WhitenFrame<T>& job, bool aligned) {
+  for (int y = 0; y < job.ny; ++y)
+    for (int x = 0; x < job.nx; ++x) job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = job.frame[y * job.frame_pitch + x];
   const double* A = job.anchor;
   const double* St = job.history + 2 * job.t;
   register_frame(job.frame, job.frame_pitch, job.ny, job.nx, St[0] - A[0], St[1] - A[1], job.registered_store);
   const std::size_t n = static_cast<std::size_t>(job.ny) * job.nx;
-  std::vector<T> f(n);  // F contiguous
-  for (int y = 0; y < job.ny; ++y)
-    for (int x = 0; x < job.nx; ++x) f[static_cast<std::size_t>(y) * job.nx + x] = job.frame[y * job.frame_pitch + x];
-  const T* newest = aligned ? job.registered_store : f.data();
-  double* row = job.products + job.slot * job.ring;
-  row[job.slot] = dot(newest, newest, job.ny, job.nx);
-  for (int k = 0; k < job.m; ++k) {
-    const T* basis = aligned ? job.registered[k] : job.remembered[k];
-    const double v = dot(newest, basis, job.ny, job.nx);
-    row[job.slots[k]] = v;
-    job.products[job.slots[k] * job.ring + job.slot] = v;
-  }
+  const T* newest = aligned ? job.registered_store : job.store;  // R_t, or F
+  job.set_product(job.slot, job.slot, dot(newest, newest, job.ny, job.nx));
+  for (int k = 0; k < job.m; ++k)
+    job.set_product(job.slot, job.slots[k], dot(newest, aligned ? job.registered[k] : job.remembered[k], job.ny, job.nx));
   const double inverse = 1.0 / job.m_next;  // a product per pixel, not a division (the CUDA join's too)
   for (std::size_t i = 0; i < n; ++i) {
     double sum = static_cast<double>(job.registered_store[i]);
@@ -160,8 +143,8 @@ void solve_weights(const WhitenFrame<T>& job, const WhitenParams& params, std::v
   const int m = job.m;
   std::vector<double> g(static_cast<std::size_t>(m) * m), b(m);
   for (int k = 0; k < m; ++k) {
-    b[k] = job.products[job.slot * job.ring + job.slots[k]];
-    for (int l = 0; l < m; ++l) g[k * m + l] = job.products[job.slots[k] * job.ring + job.slots[l]];
+    b[k] = job.product(job.slot, job.slots[k]);
+    for (int l = 0; l < m; ++l) g[k * m + l] = job.product(job.slots[k], job.slots[l]);
   }
   a.assign(m, 0.0);
   if (params.weights == WhitenWeights::least_squares) {
@@ -197,14 +180,9 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
     job.history[2 * job.t] = 0.0;
     job.history[2 * job.t + 1] = 0.0;
     job.refinements[job.t] = 0;
-    job.anchor[0] = job.anchor[1] = 0.0;
     join_history(job, aligned);
     for (int y = 0; y < job.ny; ++y)
-      for (int x = 0; x < job.nx; ++x) {
-        const T f = job.frame[y * job.frame_pitch + x];
-        job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = f;
-        job.out[y * job.out_pitch + x] = f;
-      }
+      for (int x = 0; x < job.nx; ++x) job.out[y * job.out_pitch + x] = job.frame[y * job.frame_pitch + x];
     return;
   }
   job.refinements[job.t] = refine_shift(job, params);
@@ -229,7 +207,6 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
         const T basis = aligned ? whiten_sample(job.remembered[k], job.nx, job.ny, job.nx, y, x, stencil[k]) : at(job.remembered[k], job.nx, y, x);
         p += a[k] * static_cast<double>(basis);
       }
-      job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = f;
       job.out[y * job.out_pitch + x] = static_cast<T>(static_cast<double>(f) - p);
     }
 }

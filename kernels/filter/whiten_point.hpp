@@ -8,6 +8,7 @@
 // extended by its nearest value), so the outermost |s| + 1 pixels of an aligned frame lean on
 // repeated edge values. The shift sums skip those pixels (whiten_reference_margin), so no edge
 // tap enters them.
+#include <cmath>
 #include <cstddef>
 
 #include "mesh/host_device.hpp"
@@ -79,11 +80,15 @@ struct WhitenGradient {
   double g, h, r;
 };
 
+/// The terms from F's values at the pixel (m) and its north, south, west and east neighbours.
+GRIDFLOW_HOST_DEVICE inline WhitenGradient whiten_gradient_of(double n, double s, double w, double e, double m) {
+  return {0.5 * (s - n), 0.5 * (e - w), 0.2 * (m + n + s + w + e)};
+}
+
 template <class T>
 GRIDFLOW_HOST_DEVICE inline WhitenGradient whiten_gradient(const T* f, std::ptrdiff_t pitch, int y, int x) {
   const T* c = f + static_cast<std::ptrdiff_t>(y) * pitch + x;
-  const double n = c[-pitch], s = c[pitch], w = c[-1], e = c[1], m = c[0];
-  return {0.5 * (s - n), 0.5 * (e - w), 0.2 * (m + n + s + w + e)};
+  return whiten_gradient_of(c[-pitch], c[pitch], c[-1], c[1], c[0]);
 }
 
 /// Sums over the counted pixels: p = sum g d, q = sum h d (d = aligned sample - r) of one frame;
@@ -91,6 +96,16 @@ GRIDFLOW_HOST_DEVICE inline WhitenGradient whiten_gradient(const T* f, std::ptrd
 struct WhitenShiftSums {
   double p = 0, q = 0, u = 0, v = 0, w = 0;
 };
+
+/// Adds a counted pixel's terms: F's gradient terms d and the aligned sample there.
+GRIDFLOW_HOST_DEVICE inline void whiten_add_shift_terms(WhitenShiftSums& s, const WhitenGradient& d, double sample) {
+  const double diff = sample - d.r;
+  s.u += d.h * d.h;
+  s.v += d.h * d.g;
+  s.w += d.g * d.g;
+  s.p += d.g * diff;
+  s.q += d.h * diff;
+}
 
 /// The residual shift (dy, dx) of the aligned frame against the reference: least squares of
 /// d = -(dy g + dx h), i.e. dy = -(p u - q v) / (u w - v^2), dx = -(q w - p v) / (u w - v^2) (the
@@ -111,6 +126,20 @@ GRIDFLOW_HOST_DEVICE inline void whiten_shift_update(const WhitenShiftSums& s, d
 /// by up to 1 px a frame has |S_t| <= 2), so only a drifting scene moves the anchor; near enough
 /// that the registered frames' edge pixels (those leaning on repeated edge values) stay few.
 inline constexpr double whiten_anchor_reach = 4.0;
+
+/// Whether S_t = (sy, sx) has left the reach of the anchor (A_y, A_x).
+GRIDFLOW_HOST_DEVICE inline bool whiten_anchor_moves(double sy, double sx, const double* anchor) {
+  return fabs(sy - anchor[0]) >= whiten_anchor_reach || fabs(sx - anchor[1]) >= whiten_anchor_reach;
+}
+
+/// The largest component of S_{t-k} - A over the m predecessors (history: S_0 .. S_{t-1} as (y, x)
+/// pairs): how far from the anchor the reference's frames were registered.
+GRIDFLOW_HOST_DEVICE inline double whiten_reference_abs(const double* history, long long t, int m, const double* anchor) {
+  double r = 0.0;
+  for (int k = 1; k <= m; ++k)
+    for (int a = 0; a < 2; ++a) r = fmax(r, fabs(history[2 * (t - k) + a] - anchor[a]));
+  return r;
+}
 
 /// The whole pixel nearest to v (halves up): the anchor's component for S_t = v.
 GRIDFLOW_HOST_DEVICE inline double whiten_anchor_for(double v) { return static_cast<double>(whiten_floor(v + 0.5)); }

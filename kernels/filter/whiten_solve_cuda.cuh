@@ -55,10 +55,9 @@ __host__ __device__ inline int solve_doubles(int m, int terms, bool aligned) {
 // products[slot][slot_k]. Every thread of the block calls it; smem holds solve_doubles.
 template <class T>
 __device__ inline void solve_weights(const WhitenFrame<T>& job, bool aligned, int degree, double ridge, double* smem) {
-  const int m = job.m, tid = threadIdx.x, ring = job.ring;
-  const double* table = job.products;
-  auto G = [&](int i, int c) { return table[job.slots[i] * ring + job.slots[c]]; };
-  auto b_of = [&](int i) { return table[job.slot * ring + job.slots[i]]; };
+  const int m = job.m, tid = threadIdx.x;
+  auto G = [&](int i, int c) { return job.product(job.slots[i], job.slots[c]); };
+  auto b_of = [&](int i) { return job.product(job.slot, job.slots[i]); };
   if (aligned) {
     double* g = smem;
     for (int e = tid; e < m * m; e += blockDim.x) g[(e / m) * (m + 1) + e % m] = G(e / m, e % m);
