@@ -49,44 +49,78 @@ __device__ inline long long at(const mesh::FieldView<T, Dim>& v, long long x, lo
 
 __device__ inline bool outside(long long g, long long lo, long long n) { return g < lo || g >= lo + n; }
 
-template <class T, int Dim, int K0, int K1, int K2, int CW>
-__global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_threads) ring_kernel(const __grid_constant__ RingArgs<T, Dim> a) {
+/// Where a block sits (the same for all its threads): its origin along x, the cross axis and the
+/// walk (chunks: the first chunk's x, the row), the planes it stages (chunks: chunks), its
+/// outputs along the cross axis and the walk, and whether it is interior.
+struct RingBlock {
+  long long o0, o1, o2;
+  int planes, t1, t2;
+  /// Every staged value lies inside the array, the whole vectors around it too (those beyond the
+  /// first and last needed columns only where the view holds them), and the outputs fill the
+  /// tile: copies as whole vectors with no mapping, stores with no tests. Every block but those
+  /// along the array's (and a rank's) edges.
+  bool interior;
+};
+
+template <class T, int Dim, int K0, int K1, int K2>
+__device__ inline RingBlock ring_block(const RingArgs<T, Dim>& a) {
+  constexpr int V = ring_vector<T>;
+  constexpr int R0 = K0 / 2, R1 = K1 / 2, R2 = K2 / 2;
+  constexpr int P = (R0 + V - 1) / V * V;
+  constexpr bool chunks = K2 == 1;
+  const int X = static_cast<int>(blockDim.x) * V, TY = Dim == 3 ? static_cast<int>(blockDim.y) : 1;
+  const long long uend0 = a.ulo[0] + a.un[0];
+  RingBlock b;
+  if constexpr (chunks) {
+    const long long span = static_cast<long long>(a.segment) * X, groups = (a.un[0] + span - 1) / span;
+    const long long row = blockIdx.x / groups;
+    b.o0 = a.ulo[0] + (blockIdx.x - row * groups) * span;
+    b.o2 = a.ulo[2] + row;
+    const long long left = (uend0 - b.o0 + X - 1) / X;
+    b.planes = static_cast<int>(left < a.segment ? left : a.segment);
+  } else {
+    b.o0 = a.ulo[0] + static_cast<long long>(blockIdx.x) * X;
+    b.o2 = a.ulo[2] + static_cast<long long>(blockIdx.z) * a.segment;
+    const long long left = a.ulo[2] + a.un[2] - b.o2;
+    b.planes = static_cast<int>(left < a.segment ? left : a.segment) + K2 - 1;
+  }
+  b.o1 = a.ulo[1] + static_cast<long long>(blockIdx.y) * TY;
+  const long long left1 = a.ulo[1] + a.un[1] - b.o1;
+  b.t1 = static_cast<int>(left1 < TY ? left1 : TY);
+  b.t2 = b.planes - (K2 - 1);
+  const long long xneed = uend0 - 1 + (K0 - 1 - R0);
+  const long long span = chunks ? static_cast<long long>(b.planes) * X : X;  // output columns
+  bool in = a.aligned && b.o0 - P >= a.glo[0] && b.o0 - P >= a.in.lo[0] && b.o0 + span + P - 1 <= xneed &&
+            b.o0 + span + P - 1 < a.glo[0] + a.gn[0] && b.o0 + span <= uend0;
+  if constexpr (Dim == 3) in = in && b.t1 == TY && b.o1 - R1 >= a.glo[1] && b.o1 + TY - 1 + (K1 - 1 - R1) < a.glo[1] + a.gn[1];
+  if constexpr (!chunks) in = in && b.o2 - R2 >= a.glo[2] && b.o2 - R2 + b.planes - 1 < a.glo[2] + a.gn[2];
+  b.interior = in;
+  return b;
+}
+
+/// One block's walk; Interior: the block is (RingBlock::interior), its copies and stores plain.
+template <class T, int Dim, int K0, int K1, int K2, int CW, bool Interior>
+__device__ __forceinline__ void ring_walk(const RingArgs<T, Dim>& a, const RingBlock& b) {
   constexpr int V = ring_vector<T>;
   constexpr int R0 = K0 / 2, R1 = K1 / 2, R2 = K2 / 2;
   constexpr int P = (R0 + V - 1) / V * V;  // a staged row: column ox - R0 + c at D0 + c, ox at P
   constexpr int D0 = P - R0;
+  constexpr int HV = 2 * P / V;  // vectors of a staged row's x halo
   constexpr int H = K2 - 1 + CW;  // the walk window
   constexpr bool chunks = K2 == 1;  // the walk axis left alone: a block walks chunks of X columns of one row
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* const stage = reinterpret_cast<T*>(shared_bytes);
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  const int TX = static_cast<int>(blockDim.x), TY = static_cast<int>(blockDim.y);
+  // 2D blocks are one row of threads (launch_ring_cuda): TY = 1 known here shortens the loops.
+  const int tx = static_cast<int>(threadIdx.x), ty = Dim == 3 ? static_cast<int>(threadIdx.y) : 0;
+  const int TX = static_cast<int>(blockDim.x), TY = Dim == 3 ? static_cast<int>(blockDim.y) : 1;
   const int tid = ty * TX + tx, threads = TX * TY;
   const int X = TX * V, EY = TY + K1 - 1, pitch = a.pitch;
   const int plane_values = EY * pitch, step_values = CW * plane_values;
   T* const mid = stage + a.stages * step_values;
+  const long long o0 = b.o0, o1 = b.o1, o2 = b.o2;
+  const int planes = b.planes, t1 = b.t1, t2 = b.t2;
   const long long uend0 = a.ulo[0] + a.un[0];
-  // Block origin: x, cross row, walk (chunks: the row, the first chunk's x).
-  long long o0, o2;
-  int planes;
-  if constexpr (chunks) {
-    const long long span = static_cast<long long>(a.segment) * X, groups = (a.un[0] + span - 1) / span;
-    const long long row = blockIdx.x / groups;
-    o0 = a.ulo[0] + (blockIdx.x - row * groups) * span;
-    o2 = a.ulo[2] + row;
-    const long long left = (uend0 - o0 + X - 1) / X;
-    planes = static_cast<int>(left < a.segment ? left : a.segment);
-  } else {
-    o0 = a.ulo[0] + static_cast<long long>(blockIdx.x) * X;
-    o2 = a.ulo[2] + static_cast<long long>(blockIdx.z) * a.segment;
-    const long long left = a.ulo[2] + a.un[2] - o2;
-    planes = static_cast<int>(left < a.segment ? left : a.segment) + K2 - 1;
-  }
-  const long long o1 = a.ulo[1] + static_cast<long long>(blockIdx.y) * TY;
-  const long long left1 = a.ulo[1] + a.un[1] - o1;
-  const int t1 = static_cast<int>(left1 < TY ? left1 : TY);
-  const int t2 = planes - (K2 - 1);  // outputs along the walk (chunks: chunks)
-  const bool constant = a.mode == BoundaryMode::constant;
+  const bool constant = !Interior && a.mode == BoundaryMode::constant;
   const long long xneed = uend0 - 1 + (K0 - 1 - R0), yneed = a.ulo[1] + a.un[1] - 1 + (K1 - 1 - R1);
   const int steps = (planes + CW - 1) / CW;
 
@@ -102,6 +136,10 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
     return true;
   };
 
+  // Interior: plane after plane from a running pointer, every row one vector per thread and
+  // its x halo's HV vectors.
+  const long long in_walk = chunks ? X : a.in.stride[Dim - 1];
+  const T* next = Interior ? a.in.data + at(a.in, o0 - P, o1 - R1, chunks ? o2 : o2 - R2) : nullptr;
   // The copies of step s's planes into stage slot `slot`: each thread one 16-byte vector per row
   // where it lies inside the array (every block but the edges' lanes), else value by value mapped
   // by the mode; the x halo value by value. Rows and planes that `constant` puts outside the array
@@ -111,6 +149,17 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
     for (int c = 0; c < CW; ++c) {
       const int i = s * CW + c;
       if (i >= planes) break;
+      T* const dst = stage + slot * step_values + c * plane_values;
+      if constexpr (Interior) {
+        for (int e = ty; e < EY; e += TY)
+          __pipeline_memcpy_async(dst + e * pitch + P + tx * V, next + e * a.in.stride[1] + P + tx * V, 16);
+        for (int q = tid; q < EY * HV; q += threads) {
+          const int e = q / HV, j = q - e * HV, col = j < P / V ? j * V : X + j * V;
+          __pipeline_memcpy_async(dst + e * pitch + col, next + e * a.in.stride[1] + col, 16);
+        }
+        next += in_walk;
+        continue;
+      }
       long long ox = o0, w = o2;
       if constexpr (chunks) {
         ox = o0 + static_cast<long long>(i) * X;
@@ -119,7 +168,6 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
         if (mw < 0) continue;
         w = a.glo[2] + mw;
       }
-      T* const dst = stage + slot * step_values + c * plane_values;
       const long long gx0 = ox + tx * V;
       const bool vector = a.aligned && gx0 >= a.glo[0] && gx0 + V - 1 < a.glo[0] + a.gn[0] && gx0 + V - 1 <= xneed;
       for (int e = ty; e < EY; e += TY) {
@@ -155,13 +203,14 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
     __pipeline_commit();
   }
   const long long out_stride = chunks ? X : a.out.stride[Dim - 1];  // between consecutive outputs of a column
-  T* const out0 = a.out.data + at(a.out, o0 + tx * V, o1 + ty, o2);
+  T* out = a.out.data + at(a.out, o0 + tx * V, o1 + ty, o2);  // output 0, then the next one stored
   T h[H][V];
 #pragma unroll
   for (int k = 0; k < H; ++k)
 #pragma unroll
     for (int v = 0; v < V; ++v) h[k][v] = T(0);
 
+  int read_slot = 0, write_slot = ns - 1;  // stage slots of steps s and s + ns - 1
 #pragma unroll 1
   for (int s = 0; s < steps; ++s) {
     switch (ns) {  // step s's copies are done; the ns - 2 later steps' may still run
@@ -171,9 +220,11 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
     }
     __syncthreads();
     // The slot of step s - 1, read before this barrier.
-    if (s + ns - 1 < steps) copy_step(s + ns - 1, (s + ns - 1) % ns);
+    if (s + ns - 1 < steps) copy_step(s + ns - 1, write_slot);
     __pipeline_commit();
-    const T* const st = stage + (s % ns) * step_values;
+    write_slot = write_slot + 1 == ns ? 0 : write_slot + 1;
+    const T* const st = stage + read_slot * step_values;
+    read_slot = read_slot + 1 == ns ? 0 : read_slot + 1;
     if constexpr (Dim == 2) {
 #pragma unroll
       for (int c = 0; c < CW; ++c) window_pass<T, V, K0, D0>(h[K2 - 1 + c], a.w[0], st + c * plane_values + tx * V);
@@ -230,12 +281,18 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
 #pragma unroll
     for (int c = 0; c < CW; ++c) {
       const int o = s * CW + c - (K2 - 1);
-      if (o < 0 || o >= t2 || ty >= t1) continue;
+      if (o < 0 || o >= t2) continue;
+      T* const d = out;
+      out += out_stride;
+      if constexpr (Interior) {
+        store_vector(d, r[c]);
+        continue;
+      }
+      if (ty >= t1) continue;
       // Columns of this output's row (chunks: of its chunk) left in the update box.
       const long long ox = chunks ? o0 + static_cast<long long>(o) * X : o0;
       const long long left0 = uend0 - ox - tx * V;
       if (left0 <= 0) continue;
-      T* const d = out0 + o * out_stride;
       if (a.aligned && left0 >= V) {
         store_vector(d, r[c]);
       } else {
@@ -249,6 +306,13 @@ __global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_thre
 #pragma unroll
       for (int v = 0; v < V; ++v) h[k][v] = h[k + CW][v];
   }
+}
+
+template <class T, int Dim, int K0, int K1, int K2, int CW>
+__global__ void __launch_bounds__(K1 == 33 || K2 == 33 ? 256 : max_unrolled_threads) ring_kernel(const __grid_constant__ RingArgs<T, Dim> a) {
+  const RingBlock b = ring_block<T, Dim, K0, K1, K2>(a);
+  if (b.interior) ring_walk<T, Dim, K0, K1, K2, CW, true>(a, b);
+  else ring_walk<T, Dim, K0, K1, K2, CW, false>(a, b);
 }
 
 template <class T, int Dim, int K0, int K1, int K2, int CW>

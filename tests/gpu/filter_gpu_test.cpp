@@ -197,6 +197,11 @@ TYPED_TEST(FilterGpu, RingAndWarpKernelsAtTheirLengthsInEveryMode) {
     Case c{{Dim == 3 ? 150 : 300, Dim == 3 ? 40 : 90, Dim == 3 ? 37 : 1}, {}};
     for (int d = 0; d < Dim; ++d) c.w[d] = ft::random_weights(k, 70u + 3 * k + d);
     cases.push_back(c);
+    if (k == 9 && Dim == 2) {  // interior blocks of the defaults' 512-column tiles
+      Case wide = c;
+      wide.n = {1300, 70, 1};
+      cases.push_back(wide);
+    }
     if constexpr (Dim == 2) {
       c.w[1] = identity_weights();  // x alone: rows apart
       cases.push_back(c);
