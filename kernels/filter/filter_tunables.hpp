@@ -111,22 +111,22 @@ struct FilterTunables {
     t.cells = 2;
     return t;
   }
-  /// The ring kernel's defaults, with tunables near the fastest of its first H100 run
-  /// (bench/results/filter_bench_h100.json) on the benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
-  /// steps staged (the fastest for both 1D cases). 2D: 128 threads (512 float columns) walking
-  /// 128 rows, 4 per step, 3 steps staged (within 12% of the fastest for both Gaussians; 64-row
-  /// segments of 8 rows a step win sigma 1 but lose a quarter at sigma 4). 3D: 16 x 8 threads (64
-  /// x 8 float columns) walking 32 planes, 2 per step, 2 steps staged (the fastest for the means
-  /// of 5 and of 3 on an H200, results/filter_ring_h200.json). Where the ring kernel does not take
-  /// the filter: streaming_defaults_for.
+  /// The ring kernel's defaults, with tunables near the fastest of its H200 runs
+  /// (bench/results/filter_ring_h200.json) on the benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
+  /// steps staged (the fastest for both 1D cases on an H100). 2D: 128 threads (512 float columns)
+  /// walking 64 rows, 4 per step, 3 steps staged (within 10% of the fastest for both Gaussians:
+  /// 32-row segments win sigma 1 but re-read a radius-16 walk's halo once per 32 rows; 128-row
+  /// segments leave 8192^2 a last wave half full). 3D: 16 x 8 threads (64 x 8 float columns)
+  /// walking 32 planes, 4 per step, 3 steps staged (the fastest for the means of 5 and of 3).
+  /// Where the ring kernel does not take the filter: streaming_defaults_for.
   static FilterTunables ring_defaults_for(int dims) {
     FilterTunables t;
     t.variant = FilterVariant::ring;
     t.threads = dims == 1 ? 256 : 128;
-    t.cells = dims == 2 ? 4 : 2;
-    t.batch = dims == 1 ? 6 : dims == 2 ? 12 : 4;
+    t.cells = dims == 1 ? 2 : 4;
+    t.batch = dims == 1 ? 6 : 12;
     t.tile_y = dims == 3 ? 8 : 1;  // tile_x is not read: a block's columns are its threads along x times V
-    t.tile_z = dims == 1 ? 4 : dims == 2 ? 128 : 32;
+    t.tile_z = dims == 1 ? 4 : dims == 2 ? 64 : 32;
     return t;
   }
   /// The defaults before the ring kernel: tiles along x for a 1D signal; streaming in 2D and 3D

@@ -139,17 +139,17 @@ TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
   EXPECT_EQ(ring_pitch(64, 33, 2), 16 + 64 + 16);
   EXPECT_EQ(ring_pitch(6, 3, 2), 2 + 6 + 2);
   // Columns per block and shared memory: 2D 128 threads of 4 floats, 3 steps of 4 rows; 3D 16 x 8
-  // threads, 2 steps of 2 planes of 8 + 4 rows, and the x pass of a step.
+  // threads, 3 steps of 4 planes of 8 + 4 rows, and the x pass of a step.
   const FilterTunables t2 = FilterTunables::defaults_for(2), t3 = FilterTunables::defaults_for(3);
   EXPECT_EQ((ring_tile_x<float, 2>(t2)), 512);
   EXPECT_EQ((ring_tile_x<float, 3>(t3)), 64);
   EXPECT_EQ((ring_tile_x<double, 3>(t3)), 32);
   EXPECT_EQ((ring_shared_bytes<float, 2>(t2, {9, 1, 9})), 3u * 4 * 1 * 520 * 4);
-  EXPECT_EQ((ring_shared_bytes<float, 3>(t3, {5, 5, 5})), (2u * 2 * 12 * 72 + 2u * 12 * 64) * 4);
+  EXPECT_EQ((ring_shared_bytes<float, 3>(t3, {5, 5, 5})), (3u * 4 * 12 * 72 + 4u * 12 * 64) * 4);
   // A 1D signal: 3 steps of 2 chunks of 256 double2 vectors with their halo.
   EXPECT_EQ((ring_shared_bytes<double, 2>(FilterTunables::ring_defaults_for(1), {5, 1, 1})), 3u * 2 * 1 * (2 + 512 + 2) * 8);
   EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 49}}, 9), 50);  // clamped to the walk
-  EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}}, 9), 128);
+  EXPECT_EQ(ring_segment<2>(t2, mesh::Box<2>{{0, 0}, {8191, 8191}}, 9), 64);
   EXPECT_EQ(ring_segment<2>(FilterTunables::ring_defaults_for(1), mesh::Box<2>{{0, 0}, {9999999, 0}}, 1), 4);  // chunks of the row
   EXPECT_EQ(ring_segment<3>(t3, mesh::Box<3>{{0, 0, 0}, {511, 511, 511}}, 5), 32);
   // The defaults fit the H100/H200's 227 KiB per block for the benchmark's filters, in double too.
@@ -176,7 +176,9 @@ TEST(FilterTunables, WarpLengthsAndSharedMemory) {
   EXPECT_EQ(warp_shared_bytes<double>(FilterTunables::defaults_for(1), 5), 8u * 132 * 8);
   // Every warp candidate of length 33 in double fits in 48 KiB, the shared memory of any device.
   for (const auto& t : filter_candidates(1))
-    if (t.variant == FilterVariant::warp) EXPECT_LE(warp_shared_bytes<double>(t, 33), 48u * 1024) << t;
+    if (t.variant == FilterVariant::warp) {
+      EXPECT_LE(warp_shared_bytes<double>(t, 33), 48u * 1024) << t;
+    }
   FilterTunables bad = FilterTunables::defaults_for(1);
   bad.cells = 8;  // compiled for 2 and 4 pairs per thread
   EXPECT_FALSE(bad.valid());
