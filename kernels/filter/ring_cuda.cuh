@@ -151,8 +151,11 @@ __device__ __forceinline__ void ring_walk(const RingArgs<T, Dim>& a, const RingB
       if (i >= planes) break;
       T* const dst = stage + slot * step_values + c * plane_values;
       if constexpr (Interior) {
-        for (int e = ty; e < EY; e += TY)
-          __pipeline_memcpy_async(dst + e * pitch + P + tx * V, next + e * a.in.stride[1] + P + tx * V, 16);
+        {
+          const long long row_step = TY * a.in.stride[1];
+          const T* from = next + ty * a.in.stride[1] + P + tx * V;
+          for (int e = ty; e < EY; e += TY, from += row_step) __pipeline_memcpy_async(dst + e * pitch + P + tx * V, from, 16);
+        }
         for (int q = tid; q < EY * HV; q += threads) {
           const int e = q / HV, j = q - e * HV, col = j < P / V ? j * V : X + j * V;
           __pipeline_memcpy_async(dst + e * pitch + col, next + e * a.in.stride[1] + col, 16);
@@ -229,16 +232,19 @@ __device__ __forceinline__ void ring_walk(const RingArgs<T, Dim>& a, const RingB
 #pragma unroll
       for (int c = 0; c < CW; ++c) window_pass<T, V, K0, D0>(h[K2 - 1 + c], a.w[0], st + c * plane_values + tx * V);
     } else {
+      // Row by row (a thread's rows of the cross halo: one or two), the step's planes unrolled.
+      for (int e = ty; e < EY; e += TY) {
+        const bool blank = constant && outside(o1 - R1 + e, a.glo[1], a.gn[1]);
 #pragma unroll
-      for (int c = 0; c < CW; ++c)
-        for (int e = ty; e < EY; e += TY) {
+        for (int c = 0; c < CW; ++c) {
           T r[V];
           window_pass<T, V, K0, D0>(r, a.w[0], st + c * plane_values + e * pitch + tx * V);
-          if (constant && outside(o1 - R1 + e, a.glo[1], a.gn[1]))
+          if (blank)
 #pragma unroll
             for (int v = 0; v < V; ++v) r[v] = a.cval;
           store_vector(mid + (c * EY + e) * X + tx * V, r);
         }
+      }
       __syncthreads();
 #pragma unroll
       for (int c = 0; c < CW; ++c) {
