@@ -7,7 +7,11 @@
 //   copy  the planes of the step (stages - 1) ahead, global -> shared, asynchronously: one 16-byte
 //         vector per thread and row where it lies inside the array (all but the edges' lanes),
 //         else value by value mapped by the mode, plus the x halo value by value; the walk index
-//         is mapped once per plane, the cross index once per row;
+//         is mapped once per plane, the cross index once per row. A block whose staged values
+//         all lie inside the array (RingBlock::interior: all but the edges' blocks) runs its own
+//         instantiation of the walk: every row and the x halo as whole vectors from a running
+//         pointer, no mapping, no call, outputs stored with no tests (ncu: 62 -> 42 instructions
+//         per output for a Gaussian of sigma 1);
 //   x     each thread its V columns of a row from one window of 16-byte shared loads (3D: every
 //         row of the cross halo, into `mid`);
 //   y     3D: each thread its V columns of its cross row from K1 rows of `mid`;
