@@ -81,10 +81,12 @@ int ring_segment(const FilterTunables& t, const mesh::Box<Dim>& update, int walk
   return walk_length == 1 || s < n ? static_cast<int>(s) : static_cast<int>(n);
 }
 
+/// Values of a staged row before its first output column: the x halo rounded up to whole vectors.
+GRIDFLOW_HOST_DEVICE constexpr int ring_halo_before(int k0, int vector) { return (k0 / 2 + vector - 1) / vector * vector; }
+
 /// Values per staged row: the x halo before the row rounded up to whole vectors, the row, the halo after.
 inline int ring_pitch(int tile_x, int k0, int vector) {
-  const int before = (k0 / 2 + vector - 1) / vector * vector;
-  return (before + tile_x + (k0 - 1 - k0 / 2) + vector - 1) / vector * vector;
+  return (ring_halo_before(k0, vector) + tile_x + (k0 - 1 - k0 / 2) + vector - 1) / vector * vector;
 }
 
 /// Shared memory of a ring block (bytes), as in the picture above.

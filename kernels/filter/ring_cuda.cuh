@@ -70,7 +70,7 @@ template <class T, int Dim, int K0, int K1, int K2>
 __device__ inline RingBlock ring_block(const RingArgs<T, Dim>& a) {
   constexpr int V = ring_vector<T>;
   constexpr int R0 = K0 / 2, R1 = K1 / 2, R2 = K2 / 2;
-  constexpr int P = (R0 + V - 1) / V * V;
+  constexpr int P = ring_halo_before(K0, V);
   constexpr bool chunks = K2 == 1;
   const int X = static_cast<int>(blockDim.x) * V, TY = Dim == 3 ? static_cast<int>(blockDim.y) : 1;
   const long long uend0 = a.ulo[0] + a.un[0];
@@ -107,7 +107,7 @@ template <class T, int Dim, int K0, int K1, int K2, int CW, bool Interior>
 __device__ __forceinline__ void ring_walk(const RingArgs<T, Dim>& a, const RingBlock& b) {
   constexpr int V = ring_vector<T>;
   constexpr int R0 = K0 / 2, R1 = K1 / 2, R2 = K2 / 2;
-  constexpr int P = (R0 + V - 1) / V * V;  // a staged row: column ox - R0 + c at D0 + c, ox at P
+  constexpr int P = ring_halo_before(K0, V);  // a staged row: column ox - R0 + c at D0 + c, ox at P
   constexpr int D0 = P - R0;
   constexpr int HV = 2 * P / V;  // vectors of a staged row's x halo
   constexpr int H = K2 - 1 + CW;  // the walk window

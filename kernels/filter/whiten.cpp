@@ -126,7 +126,6 @@ void Whitener<T>::push(const T* frame, std::ptrdiff_t frame_pitch, T* out, std::
   job.out_pitch = out_pitch;
   job.t = t;
   job.m = static_cast<int>(std::min<long long>(t, m_params.memory));
-  job.m_next = static_cast<int>(std::min<long long>(t + 1, m_params.memory));
   const bool host = m_space == mesh::MemorySpace::host;
   T* ring = host ? s.host_ring.data() : static_cast<T*>(s.ring.data());
   T* registered = host ? s.host_registered.data() : static_cast<T*>(s.registered.data());

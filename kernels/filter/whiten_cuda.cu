@@ -220,9 +220,8 @@ __global__ void __launch_bounds__(threads, 2)
   grid.sync();
   const int pairs = m * (m + 1) / 2;
   for (int e = 0; e < pairs; ++e) {
-    int k = 0;
-    while ((k + 1) * (k + 2) / 2 <= e) ++k;
-    const int l = e - k * (k + 1) / 2;
+    int k, l;
+    packed_lower_entry(e, k, l);
     const T* a = s_reg[k];
     const T* b = s_reg[l];
     double v = 0.0;
@@ -232,9 +231,8 @@ __global__ void __launch_bounds__(threads, 2)
   }
   grid.sync();
   for (int e = blockIdx.x * warps + warp; e < pairs; e += gridDim.x * warps) {
-    int k = 0;
-    while ((k + 1) * (k + 2) / 2 <= e) ++k;
-    const int l = e - k * (k + 1) / 2;
+    int k, l;
+    packed_lower_entry(e, k, l);
     const double v = sum_slots(pair_slots, pairs, e, gridDim.x);
     if (lane == 0) job.set_product(job.slots[k], job.slots[l], v);
   }
@@ -291,8 +289,8 @@ __global__ void __launch_bounds__(threads)
   for (int e = tid; e < warps * (max_whiten_memory + 1); e += threads) s_acc[e / (max_whiten_memory + 1)][e % (max_whiten_memory + 1)] = 0.0;
   __syncthreads();
   const WhitenStencil<T> st = s_st;
-  const int cols = ((nx + 31) / 32) * 32, older = job.m_next - 1;  // frames beside R_t in the next reference
-  const double inverse = 1.0 / job.m_next;                          // the host's factor of the mean
+  const int cols = ((nx + 31) / 32) * 32, older = job.m_next() - 1;  // frames beside R_t in the next reference
+  const double inverse = 1.0 / job.m_next();                          // the host's factor of the mean
   const long long items = static_cast<long long>(cols) * ((ny + R - 1) / R);
   const long long gthreads = static_cast<long long>(gridDim.x) * threads;
   const long long rounds = (items + gthreads - 1) / gthreads;  // the same for every warp: warp sums see whole warps

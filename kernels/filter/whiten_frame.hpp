@@ -27,13 +27,14 @@ struct WhitenFrame {
   int slots[max_whiten_memory] = {};  ///< ring slots of M_1 .. M_m
   double* anchor = nullptr;  ///< (A_y, A_x, moves so far): whole pixels, read, moved when S_t leaves its reach
   int m = 0;                 ///< predecessors used: min(N, t)
-  int m_next = 0;            ///< frames the next frame's reference averages: min(N, t + 1)
   long long t = 0;           ///< index of F in the stream
   double* history = nullptr; ///< S_0 .. S_t as (y, x) pairs: reads 0..t-1, writes t
   int* refinements = nullptr;  ///< passes per frame: writes t
   double* weights = nullptr;   ///< a_1 .. a_m of this frame (written)
   double* pair_shift = nullptr;  ///< s_1 .. s_m as (y, x) pairs (written)
 
+  /// Frames the next frame's reference averages: min(N, t + 1), R_t and the m_next - 1 newest R_k.
+  GRIDFLOW_HOST_DEVICE int m_next() const { return m + 1 < ring ? m + 1 : ring - 1; }
   /// The product of the basis frames in ring slots a and b.
   GRIDFLOW_HOST_DEVICE double product(int a, int b) const { return products[a * ring + b]; }
   /// Sets it (the table is symmetric: both entries).

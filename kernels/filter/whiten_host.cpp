@@ -129,10 +129,11 @@ void join_history(const WhitenFrame<T>& job, bool aligned) {
   job.set_product(job.slot, job.slot, dot(newest, newest, job.ny, job.nx));
   for (int k = 0; k < job.m; ++k)
     job.set_product(job.slot, job.slots[k], dot(newest, aligned ? job.registered[k] : job.remembered[k], job.ny, job.nx));
-  const double inverse = 1.0 / job.m_next;  // a product per pixel, not a division (the CUDA join's too)
+  const int count = job.m_next();
+  const double inverse = 1.0 / count;  // a product per pixel, not a division (the CUDA join's too)
   for (std::size_t i = 0; i < n; ++i) {
     double sum = static_cast<double>(job.registered_store[i]);
-    for (int k = 0; k + 1 < job.m_next; ++k) sum += static_cast<double>(job.registered[k][i]);
+    for (int k = 0; k + 1 < count; ++k) sum += static_cast<double>(job.registered[k][i]);
     job.reference[i] = static_cast<T>(sum * inverse);
   }
 }

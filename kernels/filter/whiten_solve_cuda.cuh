@@ -7,6 +7,13 @@
 
 namespace gridflow::kernels::filter::whiten_cuda {
 
+// Entry e of a packed lower triangle (row i, column c <= i at i (i + 1) / 2 + c) as (i, c).
+__device__ inline void packed_lower_entry(int e, int& i, int& c) {
+  i = 0;
+  while ((i + 1) * (i + 2) / 2 <= e) ++i;
+  c = e - i * (i + 1) / 2;
+}
+
 // Solves the n x (n+1) augmented system [A | b] in shared memory by Gauss-Jordan without pivoting
 // (A symmetric positive definite with the ridge); x_j = A[j][n] / A[j][j] on return. Every thread of
 // the block calls it. Returns false where a pivot is not positive (x must then be taken as 0).
@@ -74,9 +81,9 @@ __device__ inline void solve_weights(const WhitenFrame<T>& job, bool aligned, in
   double* gphi = phi + m * terms;    // m x terms
   double* sys = gphi + m * terms;    // terms x (terms + 1)
   for (int e = tid; e < m * (m + 1) / 2; e += blockDim.x) {
-    int i = 0;
-    while ((i + 1) * (i + 2) / 2 <= e) ++i;
-    gm[e] = G(i, e - i * (i + 1) / 2);
+    int i, c;
+    packed_lower_entry(e, i, c);
+    gm[e] = G(i, c);
   }
   for (int i = tid; i < m; i += blockDim.x) {
     b[i] = b_of(i);
