@@ -20,8 +20,6 @@ namespace {
 namespace cg = cooperative_groups;
 using namespace whiten_cuda;
 
-constexpr int strip = 8;      // rows one thread of the prediction walks down a column, the 4 row
-                              // interpolations of a sample sliding along in registers
 constexpr int threads = 256;  // threads of the shift and join kernels (8 warps)
 constexpr int warps = threads / 32;
 
@@ -255,17 +253,21 @@ __device__ __forceinline__ void load_group(const T* const* frames, int k0, int c
 // group first (64 values), adding the next reference (R_t + R_1 + R_2 + ..., the host's order) and the
 // products of the newest basis values (R_t, or F for the polynomial weights) with each basis
 // frame. Each warp adds its products per frame into shared memory, the block its warps in order
-// into its slot; the last block to finish adds the slots in order (a warp per product), fills F's
-// row and column of the table and solves for the weights. Frame 0 (m = 0) only joins.
+// into its slot; the last block to finish adds the slots in order, fills F's row and column of the
+// table and finds the weights. For least squares with m <= inverse_rows, one block more (block 0)
+// inverts the ridge system meanwhile: its G is in the table before F arrives, so the last block
+// multiplies the inverse by b instead of running m dependent elimination steps. Frame 0 (m = 0)
+// only joins.
 template <int R, class T>
 __global__ void __launch_bounds__(threads)
-    join_kernel(WhitenFrame<T> job, bool aligned, int degree, double ridge, double* slots, unsigned* counter) {
+    join_kernel(WhitenFrame<T> job, bool aligned, int degree, double ridge, double* slots, unsigned* counter, double* inverse) {
   extern __shared__ double smem[];  // the solve's room
   constexpr int G = 64 / R;  // history frames whose loads a thread issues together (64 values)
   __shared__ const T* s_basis[max_whiten_memory + G];
   __shared__ const T* s_reg[max_whiten_memory + G];
   __shared__ double s_acc[warps][max_whiten_memory + 1];  // per warp: the newest with itself, then with frame k
   __shared__ double s_task[max_whiten_memory + 1];
+  __shared__ int s_slot[max_whiten_memory];  // job.slots: the last block indexes them at random
   __shared__ WhitenStencil<T> s_st;
   __shared__ int s_last;
   const int m = job.m, tasks = m + 1, ny = job.ny, nx = job.nx, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
@@ -285,103 +287,175 @@ __global__ void __launch_bounds__(threads)
   for (int k = tid; k < m; k += threads) {
     s_basis[k] = aligned ? job.registered[k] : job.remembered[k];
     s_reg[k] = job.registered[k];
+    s_slot[k] = job.slots[k];
   }
   for (int e = tid; e < warps * (max_whiten_memory + 1); e += threads) s_acc[e / (max_whiten_memory + 1)][e % (max_whiten_memory + 1)] = 0.0;
   __syncthreads();
-  const WhitenStencil<T> st = s_st;
-  const int cols = ((nx + 31) / 32) * 32, older = job.m_next() - 1;  // frames beside R_t in the next reference
-  const double inverse = 1.0 / job.m_next();                          // the host's factor of the mean
-  const long long items = static_cast<long long>(cols) * ((ny + R - 1) / R);
-  const long long gthreads = static_cast<long long>(gridDim.x) * threads;
-  const long long rounds = (items + gthreads - 1) / gthreads;  // the same for every warp: warp sums see whole warps
-  for (long long round = 0; round < rounds; ++round) {
-    const long long i = static_cast<long long>(blockIdx.x) * threads + tid + round * gthreads;
-    const int x = static_cast<int>(i % cols), y0 = static_cast<int>(i / cols) * R;
-    const int n_rows = i < items && x < nx ? min(R, ny - y0) : 0;
-    double newest[R], ref[R];  // 0 past the frame
+  // Block 0 inverts the least-squares system meanwhile (its G is all in the table already), on an SM
+  // of its own where the grid leaves one free: the last block then needs one product, not a chain
+  // of m Gauss-Jordan steps.
+  const int inverting = aligned && m > 0 && m <= inverse_rows ? 1 : 0;
+  const int block = blockIdx.x - inverting, blocks = gridDim.x - inverting;  // of the main phase
+  const int stride = job.ring;  // a slot holds up to N + 1 sums
+  if (block < 0) {
+    invert_system(job, ridge, smem, inverse);
+  } else {
+    const WhitenStencil<T> st = s_st;
+    const int cols = ((nx + 31) / 32) * 32, older = job.m_next() - 1;  // frames beside R_t in the next reference
+    const double mean_factor = 1.0 / job.m_next();                          // the host's factor of the mean
+    const long long items = static_cast<long long>(cols) * ((ny + R - 1) / R);
+    const long long gthreads = static_cast<long long>(blocks) * threads;
+    const long long rounds = (items + gthreads - 1) / gthreads;  // the same for every warp: warp sums see whole warps
+    for (long long round = 0; round < rounds; ++round) {
+      const long long i = static_cast<long long>(block) * threads + tid + round * gthreads;
+      const int x = static_cast<int>(i % cols), y0 = static_cast<int>(i / cols) * R;
+      const int n_rows = i < items && x < nx ? min(R, ny - y0) : 0;
+      double newest[R], ref[R];  // 0 past the frame
 #pragma unroll
-    for (int l = 0; l < R; ++l) newest[l] = ref[l] = 0.0;
-    if (n_rows > 0) {
-      T r[R];
-      const int pitch = static_cast<int>(job.frame_pitch);
-      if (column_strip_inside<R>(ny, nx, st, y0, x)) column_strip_interior<R>(job.frame, pitch, st, y0, x, r);
-      else column_strip<R>(job.frame, pitch, ny, nx, st, y0, x, r);
+      for (int l = 0; l < R; ++l) newest[l] = ref[l] = 0.0;
+      if (n_rows > 0) {
+        T r[R];
+        const int pitch = static_cast<int>(job.frame_pitch);
+        if (column_strip_inside<R>(ny, nx, st, y0, x)) column_strip_interior<R>(job.frame, pitch, st, y0, x, r);
+        else column_strip<R>(job.frame, pitch, ny, nx, st, y0, x, r);
+#pragma unroll
+        for (int l = 0; l < R; ++l)
+          if (l < n_rows) {
+            job.registered_store[static_cast<std::ptrdiff_t>(y0 + l) * nx + x] = r[l];
+            ref[l] = static_cast<double>(r[l]);
+            newest[l] = aligned ? ref[l] : static_cast<double>(job.frame[static_cast<std::ptrdiff_t>(y0 + l) * pitch + x]);
+          }
+      }
+      double self = 0.0;
+#pragma unroll
+      for (int l = 0; l < R; ++l) self += newest[l] * newest[l];
+      self = warp_sum(self);
+      if (lane == 0) s_acc[warp][0] += self;
+      for (int k0 = 0; k0 < m; k0 += G) {
+        T b[G][R];
+        load_group(s_basis, k0, m, nx, y0, x, n_rows, b);
+        double prod[G];
+#pragma unroll
+        for (int q = 0; q < G; ++q) {
+          prod[q] = 0.0;
+#pragma unroll
+          for (int l = 0; l < R; ++l) {
+            prod[q] += newest[l] * static_cast<double>(b[q][l]);
+            if (aligned && k0 + q < older) ref[l] += static_cast<double>(b[q][l]);  // the basis frames are the registered ones
+          }
+        }
+#pragma unroll
+        for (int q = 0; q < G; ++q) {
+          const double v = warp_sum(prod[q]);
+          if (lane == 0 && k0 + q < m) s_acc[warp][1 + k0 + q] += v;
+        }
+      }
+      if (!aligned)
+        for (int k0 = 0; k0 < older; k0 += G) {
+          T o[G][R];
+          load_group(s_reg, k0, older, nx, y0, x, n_rows, o);
+#pragma unroll
+          for (int q = 0; q < G; ++q)
+#pragma unroll
+            for (int l = 0; l < R; ++l)
+              if (k0 + q < older) ref[l] += static_cast<double>(o[q][l]);
+        }
 #pragma unroll
       for (int l = 0; l < R; ++l)
-        if (l < n_rows) {
-          job.registered_store[static_cast<std::ptrdiff_t>(y0 + l) * nx + x] = r[l];
-          ref[l] = static_cast<double>(r[l]);
-          newest[l] = aligned ? ref[l] : static_cast<double>(job.frame[static_cast<std::ptrdiff_t>(y0 + l) * pitch + x]);
-        }
+        if (l < n_rows) job.reference[static_cast<std::ptrdiff_t>(y0 + l) * nx + x] = static_cast<T>(ref[l] * mean_factor);
     }
-    double self = 0.0;
-#pragma unroll
-    for (int l = 0; l < R; ++l) self += newest[l] * newest[l];
-    self = warp_sum(self);
-    if (lane == 0) s_acc[warp][0] += self;
-    for (int k0 = 0; k0 < m; k0 += G) {
-      T b[G][R];
-      load_group(s_basis, k0, m, nx, y0, x, n_rows, b);
-      double prod[G];
-#pragma unroll
-      for (int q = 0; q < G; ++q) {
-        prod[q] = 0.0;
-#pragma unroll
-        for (int l = 0; l < R; ++l) {
-          prod[q] += newest[l] * static_cast<double>(b[q][l]);
-          if (aligned && k0 + q < older) ref[l] += static_cast<double>(b[q][l]);  // the basis frames are the registered ones
-        }
-      }
-#pragma unroll
-      for (int q = 0; q < G; ++q) {
-        const double v = warp_sum(prod[q]);
-        if (lane == 0 && k0 + q < m) s_acc[warp][1 + k0 + q] += v;
-      }
+    __syncthreads();
+    for (int j = tid; j < tasks; j += threads) {
+      double v = 0.0;
+      for (int w = 0; w < warps; ++w) v += s_acc[w][j];
+      s_task[j] = v;
     }
-    if (!aligned)
-      for (int k0 = 0; k0 < older; k0 += G) {
-        T o[G][R];
-        load_group(s_reg, k0, older, nx, y0, x, n_rows, o);
-#pragma unroll
-        for (int q = 0; q < G; ++q)
-#pragma unroll
-          for (int l = 0; l < R; ++l)
-            if (k0 + q < older) ref[l] += static_cast<double>(o[q][l]);
-      }
-#pragma unroll
-    for (int l = 0; l < R; ++l)
-      if (l < n_rows) job.reference[static_cast<std::ptrdiff_t>(y0 + l) * nx + x] = static_cast<T>(ref[l] * inverse);
+    __syncthreads();
+    for (int j = tid; j < tasks; j += threads) slots[static_cast<std::size_t>(block) * stride + j] = s_task[j];
   }
-  __syncthreads();
-  for (int j = tid; j < tasks; j += threads) {
-    double v = 0.0;
-    for (int w = 0; w < warps; ++w) v += s_acc[w][j];
-    s_task[j] = v;
-  }
-  __syncthreads();
-  const int stride = job.ring;  // a slot holds up to N + 1 sums
-  for (int j = tid; j < tasks; j += threads) slots[static_cast<std::size_t>(blockIdx.x) * stride + j] = s_task[j];
   __threadfence();
   __syncthreads();
   if (tid == 0) s_last = atomicAdd(counter, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  for (int j = warp; j < tasks; j += warps) {
-    const double v = sum_slots(slots, stride, j, gridDim.x);
-    if (lane == 0) s_task[j] = v;
+  // The last block: a chain of dependent steps on one SM, so every load of a step goes out before
+  // any is used. Thread (j, q) adds slots q, q + parts, ... of sum j (all 128 slots of the usual
+  // grid in one round trip); thread j then adds its parts in order. With them load (least squares)
+  // block 0's inverse, or else G of the system [G | b] (b is F's new row) to solve here.
+  const int parts = threads / tasks;
+  double* part = smem;              // threads doubles, then the system
+  double* system = smem + threads;  // the inverse (stride m) or [G | b] (stride m + 1)
+  const bool use_inverse = inverting != 0;
+  constexpr int ahead = 4;          // entries a thread loads before the sums: all of them up to m = 32
+  const int entries = aligned ? m * m : 0;
+  auto entry = [&](int e, double*& to) {
+    const int i = e / m, c = e - i * m;
+    to = system + (use_inverse ? e : i * (m + 1) + c);
+    return use_inverse ? __ldcg(&inverse[e]) : job.product(s_slot[i], s_slot[c]);
+  };
+  double g[ahead];
+  double* g_to[ahead];
+#pragma unroll
+  for (int r = 0; r < ahead; ++r) {
+    const int e = tid + r * threads;
+    g[r] = e < entries ? entry(e, g_to[r]) : 0.0;
+  }
+  if (tid < tasks * parts) {
+    const int j = tid / parts, q = tid - j * parts;
+    double v = 0.0;
+    constexpr int batch = 16;
+    for (int b0 = q; b0 < blocks; b0 += batch * parts) {
+      double x[batch];
+#pragma unroll
+      for (int u = 0; u < batch; ++u) {
+        const int b = b0 + u * parts;
+        x[u] = b < blocks ? __ldcg(&slots[static_cast<std::size_t>(b) * stride + j]) : 0.0;
+      }
+#pragma unroll
+      for (int u = 0; u < batch; ++u) v += x[u];
+    }
+    part[tid] = v;
+  }
+#pragma unroll
+  for (int r = 0; r < ahead; ++r)
+    if (tid + r * threads < entries) *g_to[r] = g[r];
+  for (int e = tid + ahead * threads; e < entries; e += threads) {
+    double* to;
+    const double v = entry(e, to);
+    *to = v;
+  }
+  __syncthreads();
+  if (tid < tasks) {
+    double v = 0.0;
+    for (int q = 0; q < parts; ++q) v += part[tid * parts + q];
+    s_task[tid] = v;
+    job.set_product(job.slot, tid == 0 ? job.slot : s_slot[tid - 1], v);
   }
   if (tid == 0) *counter = 0u;  // for the next frame
   __syncthreads();
-  for (int j = tid; j < tasks; j += threads) job.set_product(job.slot, j == 0 ? job.slot : job.slots[j - 1], s_task[j]);
-  __syncthreads();
-  if (m > 0) solve_weights(job, aligned, degree, ridge, smem);
+  if (m == 0) return;
+  if (use_inverse) {
+    for (int k = tid; k < m; k += threads) {
+      double a = 0.0;
+      for (int l = 0; l < m; ++l) a += system[k * m + l] * s_task[1 + l];
+      job.weights[k] = a;
+    }
+  } else if (aligned) {
+    for (int i = tid; i < m; i += threads) system[i * (m + 1) + m] = s_task[1 + i];
+    __syncthreads();
+    least_squares_weights(job, ridge, system);
+  } else {
+    polynomial_weights(job, degree, ridge, system);  // reads the table back
+  }
 }
 
 // out = F - sum_k a_k B_k and the ring slot's copy of F. A block is 32 columns by `predict_groups`
 // frame groups: thread (x, g) sums the frames k = g, g + G, ... down a strip of rows, and the
 // groups' partial sums meet in shared memory; thread (x, g) then finishes rows g, g + G, ... of
 // the strip. Frame 0 (m = 0) is copied.
+constexpr int strip = 8;  // rows one thread walks down a column, the 4 row interpolations of a
+                          // sample sliding along in registers
 constexpr int predict_groups = 4;
 static_assert(strip % predict_groups == 0, "each group finishes whole rows of the strip");
 
@@ -446,7 +520,7 @@ __global__ void __launch_bounds__(32 * predict_groups) predict_kernel(WhitenFram
 template <class T>
 struct Kernels {
   const void* shift;
-  void (*join)(WhitenFrame<T>, bool, int, double, double*, unsigned*);
+  void (*join)(WhitenFrame<T>, bool, int, double, double*, unsigned*, double*);
 };
 
 template <class T>
@@ -500,6 +574,7 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
   double* pass_slots = job.products + (n_mem + 1) * (n_mem + 1);
   double* join_slots = pass_slots + blocks_max * 2 * 5;
   double* pair_slots = join_slots + blocks_max * (n_mem + 1);
+  double* inverse = pair_slots + blocks_max * (n_mem * (n_mem + 1) / 2);
   const bool aligned = params.weights == WhitenWeights::least_squares;
   const LaunchShape& shape = launch_shape<T>(tunables);
   const Kernels<T> kernels = kernels_for<T>(tunables.rows);
@@ -521,10 +596,14 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
     GRIDFLOW_CUDA_CHECK(cudaLaunchCooperativeKernel(kernels.shift, dim3(shift_blocks), dim3(threads), args, 0, stream));
   }
   const int terms = whiten_polynomial_terms(params.degree);
-  const std::size_t bytes = solve_doubles(job.m, terms, aligned) * sizeof(double);
-  const int join_blocks = static_cast<int>(std::min<long long>(
-      (strips + threads - 1) / threads, std::min<long long>(static_cast<long long>(shape.sms) * tunables.blocks_per_sm, whiten_cuda_max_blocks)));
-  kernels.join<<<join_blocks, threads, bytes, stream>>>(job, aligned, params.degree, params.ridge, join_slots, counters);
+  // Block 0 inverts the system where join_kernel does (one block more than the strips fill, within
+  // the grid's cap: the inversion then never adds a wave), and room for the solve or the inversion.
+  const int inverting = aligned && job.m > 0 && job.m <= inverse_rows ? 1 : 0;
+  const std::size_t bytes =
+      std::max<std::size_t>(threads + solve_doubles(job.m, terms, aligned), inverting ? inverse_doubles(job.m) : 0) * sizeof(double);
+  const long long join_cap = std::min<long long>(static_cast<long long>(shape.sms) * tunables.blocks_per_sm, whiten_cuda_max_blocks);
+  const int join_blocks = static_cast<int>(std::max<long long>(1 + inverting, std::min<long long>((strips + threads - 1) / threads + inverting, join_cap)));
+  kernels.join<<<join_blocks, threads, bytes, stream>>>(job, aligned, params.degree, params.ridge, join_slots, counters, inverse);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
   const long long items = static_cast<long long>((job.nx + 31) / 32) * ((job.ny + strip - 1) / strip);
   const int blocks = static_cast<int>(std::min<long long>(items, 128LL * shape.sms));

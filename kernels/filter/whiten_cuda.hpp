@@ -12,8 +12,9 @@
 //      strip of F (R_t), and walks the history 64 / rows frames at a time, every load of a group
 //      first, adding the next reference and the products of the newest basis values with each
 //      basis frame (no block barrier until the block's sums); each block's sums go to its slot,
-//      and the last block to finish adds them in slot order (a warp per product), fills the
-//      table's row and solves the ridge system (Gauss-Jordan in shared memory);
+//      and the last block to finish adds them in slot order, fills the table's row and finds the
+//      weights: (G + ridge I)^-1 b, the inverse made meanwhile by one more block (least squares,
+//      N <= 32: G is known before F arrives), else by Gauss-Jordan in shared memory;
 //   3. the prediction, subtraction and the copy of F into the ring, fused per pixel, the frames
 //      split over 4 thread groups whose partial sums meet in shared memory.
 // No floating-point atomics: every sum is added in an order fixed by the launch shape (device
@@ -32,10 +33,10 @@ inline constexpr int whiten_cuda_max_blocks = 1024;
 /// Doubles of the work buffer for memory N: the weights (N), the pair shifts (2N), the anchor and
 /// its count of moves (3), the table of products ((N+1)^2), the shift passes' two sets of slots (5
 /// sums per block), the join kernel's slots (N + 1 products per block), the anchor move's slots
-/// (one per pair of remembered frames per block).
+/// (one per pair of remembered frames per block), the least-squares system's inverse (N x N).
 inline std::size_t whiten_cuda_work_doubles(int memory) {
   const std::size_t n = memory, blocks = whiten_cuda_max_blocks;
-  return 3 * n + 3 + (n + 1) * (n + 1) + blocks * (2 * 5 + (n + 1) + n * (n + 1) / 2);
+  return 3 * n + 3 + (n + 1) * (n + 1) + blocks * (2 * 5 + (n + 1) + n * (n + 1) / 2) + n * n;
 }
 /// Where the weights a_1..a_m sit in the work buffer.
 inline const double* whiten_cuda_weights(const double* work, int /*memory*/) { return work; }
