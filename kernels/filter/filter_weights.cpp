@@ -28,6 +28,8 @@ std::vector<double> identity_weights() { return {1.0}; }
 
 std::vector<double> mean_weights(int size) {
   if (size < 1) refuse("mean size must be >= 1 (got " + std::to_string(size) + ")");
+  if (size > max_axis_length)  // before allocating: a size near 2^31 is an input error, not a bad_alloc
+    refuse("mean size " + std::to_string(size) + " is more than " + std::to_string(max_axis_length) + " (radius 32)");
   return std::vector<double>(static_cast<std::size_t>(size), 1.0 / size);
 }
 

@@ -63,6 +63,9 @@ TEST(FilterWeights, BadArgumentsAreRefusedWithAReason) {
   EXPECT_NE(message([] { gaussian_filter<3>({1.0, 0.0, 1.0}); }).find("sigma must be > 0"), std::string::npos);
   EXPECT_NE(message([] { mean_weights(0); }).find("size must be >= 1"), std::string::npos);
   EXPECT_NE(message([] { mean_filter<2>({3, -2}); }).find("size must be >= 1"), std::string::npos);
+  EXPECT_NE(message([] { mean_weights(66); }).find("mean size 66 is more than 65 (radius 32)"), std::string::npos);
+  EXPECT_NE(message([] { mean_weights(2147483647); }).find("radius 32"), std::string::npos);  // refused, not allocated
+  EXPECT_EQ(message([] { mean_weights(65); }), "no error");
   EXPECT_NE(message([] { separable_weights<2>({std::vector<double>(66, 1.0), identity_weights()}); }).find("radius 32"), std::string::npos);
   EXPECT_NE(message([] { separable_weights<2>({std::vector<double>{}, identity_weights()}); }).find("empty"), std::string::npos);
   EXPECT_NE(message([] { separable_weights<2>({std::vector<double>{1.0, NAN}, identity_weights()}); }).find("not finite"), std::string::npos);
