@@ -291,10 +291,10 @@ __global__ void __launch_bounds__(threads)
   }
   for (int e = tid; e < warps * (max_whiten_memory + 1); e += threads) s_acc[e / (max_whiten_memory + 1)][e % (max_whiten_memory + 1)] = 0.0;
   __syncthreads();
-  // Block 0 inverts the least-squares system meanwhile (its G is all in the table already), on an SM
-  // of its own where the grid leaves one free: the last block then needs one product, not a chain
-  // of m Gauss-Jordan steps.
-  const int inverting = aligned && m > 0 && m <= inverse_rows ? 1 : 0;
+  // Where `inverse` is given, block 0 inverts the least-squares system meanwhile (its G is all in
+  // the table already), on an SM of its own where the grid leaves one free: the last block then
+  // needs one product, not a chain of m Gauss-Jordan steps. The launcher decides, and adds the block.
+  const int inverting = inverse ? 1 : 0;
   const int block = blockIdx.x - inverting, blocks = gridDim.x - inverting;  // of the main phase
   const int stride = job.ring;  // a slot holds up to N + 1 sums
   if (block < 0) {
@@ -389,17 +389,16 @@ __global__ void __launch_bounds__(threads)
   const bool use_inverse = inverting != 0;
   constexpr int ahead = 4;          // entries a thread loads before the sums: all of them up to m = 32
   const int entries = aligned ? m * m : 0;
-  auto entry = [&](int e, double*& to) {
-    const int i = e / m, c = e - i * m;
-    to = system + (use_inverse ? e : i * (m + 1) + c);
-    return use_inverse ? __ldcg(&inverse[e]) : job.product(s_slot[i], s_slot[c]);
+  auto load = [&](int e) {  // entry e = (i, c) of the inverse or of G, row-major m x m
+    const int i = e / m;
+    return use_inverse ? __ldcg(&inverse[e]) : job.product(s_slot[i], s_slot[e - i * m]);
   };
+  auto at = [&](int e) { return use_inverse ? e : e + e / m; };  // its place: stride m or m + 1
   double g[ahead];
-  double* g_to[ahead];
 #pragma unroll
   for (int r = 0; r < ahead; ++r) {
     const int e = tid + r * threads;
-    g[r] = e < entries ? entry(e, g_to[r]) : 0.0;
+    g[r] = e < entries ? load(e) : 0.0;
   }
   if (tid < tasks * parts) {
     const int j = tid / parts, q = tid - j * parts;
@@ -419,12 +418,8 @@ __global__ void __launch_bounds__(threads)
   }
 #pragma unroll
   for (int r = 0; r < ahead; ++r)
-    if (tid + r * threads < entries) *g_to[r] = g[r];
-  for (int e = tid + ahead * threads; e < entries; e += threads) {
-    double* to;
-    const double v = entry(e, to);
-    *to = v;
-  }
+    if (tid + r * threads < entries) system[at(tid + r * threads)] = g[r];
+  for (int e = tid + ahead * threads; e < entries; e += threads) system[at(e)] = load(e);
   __syncthreads();
   if (tid < tasks) {
     double v = 0.0;
@@ -596,14 +591,16 @@ void launch_whiten_frame_cuda(const WhitenFrame<T>& job_in, const WhitenParams& 
     GRIDFLOW_CUDA_CHECK(cudaLaunchCooperativeKernel(kernels.shift, dim3(shift_blocks), dim3(threads), args, 0, stream));
   }
   const int terms = whiten_polynomial_terms(params.degree);
-  // Block 0 inverts the system where join_kernel does (one block more than the strips fill, within
-  // the grid's cap: the inversion then never adds a wave), and room for the solve or the inversion.
+  // Least squares with m <= inverse_rows: the join's block 0 inverts the system (one block more than
+  // the strips fill, within the grid's cap); the kernel learns it from `inverse` alone. And room for
+  // the solve or the inversion.
   const int inverting = aligned && job.m > 0 && job.m <= inverse_rows ? 1 : 0;
   const std::size_t bytes =
       std::max<std::size_t>(threads + solve_doubles(job.m, terms, aligned), inverting ? inverse_doubles(job.m) : 0) * sizeof(double);
   const long long join_cap = std::min<long long>(static_cast<long long>(shape.sms) * tunables.blocks_per_sm, whiten_cuda_max_blocks);
   const int join_blocks = static_cast<int>(std::max<long long>(1 + inverting, std::min<long long>((strips + threads - 1) / threads + inverting, join_cap)));
-  kernels.join<<<join_blocks, threads, bytes, stream>>>(job, aligned, params.degree, params.ridge, join_slots, counters, inverse);
+  kernels.join<<<join_blocks, threads, bytes, stream>>>(job, aligned, params.degree, params.ridge, join_slots, counters,
+                                                       inverting ? inverse : nullptr);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
   const long long items = static_cast<long long>((job.nx + 31) / 32) * ((job.ny + strip - 1) / strip);
   const int blocks = static_cast<int>(std::min<long long>(items, 128LL * shape.sms));
