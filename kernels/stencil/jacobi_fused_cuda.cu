@@ -88,20 +88,31 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
   for (int q = threadIdx.y * bx + tx; q < 2 * K * plane; q += blockDim.y * bx) planes[q] = T(0);
   __syncthreads();
 
-  const int p_end = z_hi + K, z_read_hi = read_hi<K>(e, 2);
-  for (int p = max(z_lo - K, read_lo<K>(e, 2)); p <= p_end; ++p) {  // uniform over the block
+  // Plane p of u and f arrives one step ahead, so that its loads overlap step p - 1's work.
+  const int p_start = max(z_lo - K, read_lo<K>(e, 2)), p_end = z_hi + K, z_read_hi = read_hi<K>(e, 2);
+  T u_next[CY], f_next[CY];
+  auto load_plane = [&](int p) {
+    const bool plane_read = p <= z_read_hi;
+#pragma unroll
+    for (int c = 0; c < CY; ++c) {
+      const bool load = plane_read && reads[c];
+      u_next[c] = load ? __ldg(in + col[c] + p * e.sz) : T(0);
+      f_next[c] = load ? __ldg(f + col[c] + p * e.sz) : T(0);
+    }
+  };
+  load_plane(p_start);
+  for (int p = p_start; p <= p_end; ++p) {  // uniform over the block
     T* const fresh = planes + (p & 1) * K * plane;    // written now, read next step
     T* const stored = planes + (~p & 1) * K * plane;  // written last step
-    const bool plane_read = p <= z_read_hi;
     T a[CY];  // level j - 1 at plane p - j + 1, then level j at plane p - j
 #pragma unroll
     for (int c = 0; c < CY; ++c) {
 #pragma unroll
       for (int j = K; j > 0; --j) rhs[j][c] = rhs[j - 1][c];
-      const bool load = plane_read && reads[c];
-      a[c] = load ? __ldg(in + col[c] + p * e.sz) : T(0);
-      rhs[0][c] = load ? __ldg(f + col[c] + p * e.sz) : T(0);
+      a[c] = u_next[c];
+      rhs[0][c] = f_next[c];
     }
+    load_plane(p + 1);
 #pragma unroll
     for (int j = 1; j <= K; ++j) {
       const int z = p - j;
