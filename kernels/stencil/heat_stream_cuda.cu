@@ -67,7 +67,9 @@ __device__ __noinline__ Pack<T, V> ring_values(HeatRingView<T> ring, int s, int 
 /// whether one of them is not finite. With Watch, writes nothing and records the first non-finite
 /// value of each level that this lane computes exactly (on the update box grown by K - level, where
 /// the values are the chain's); a lane's later rows of a level have higher keys than its first.
-template <bool Watch, class T, int KMAX, int V>
+/// Interior: every point the warp computes is active (segment_inside), so no point keeps its value
+/// and none is a boundary point; the selects and the ring's tests drop out of the stream.
+template <bool Watch, bool Interior, class T, int KMAX, int V>
 __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __restrict__ out, long long pitch,
                                                const StreamGeometry& g, const HeatRingView<T>& ring, T cx, T cy,
                                                const core::NonFiniteWatch& watch, int strip, int segment, int lane) {
@@ -124,12 +126,12 @@ __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __re
           const T w = v == 0 ? west : centre[s][v - 1];
           const T e = v == V - 1 ? east : centre[s][v + 1];
           const T value = heat_point(centre[s][v], w, e, below[s][v], row[v], cx, cy);
-          next[v] = row_active && (active >> v & 1u) ? value : centre[s][v];
+          next[v] = Interior || (row_active && (active >> v & 1u)) ? value : centre[s][v];
         }
         // Moving boundary points take their values at step s + 1: rows r = ay0 - 1 and ay1 + 1, and
         // the lanes holding columns ax0 - 1 or ax1 + 1 (compared as y - ay0 == s etc., so that no
         // per-level bound is kept in registers across the rows).
-        if (ring.values && s + 1 < K && (dy0 == s || dy1 == s + 2 || ring_column)) {
+        if (!Interior && ring.values && s + 1 < K && (dy0 == s || dy1 == s + 2 || ring_column)) {
           Pack<T, V> p;
 #pragma unroll
           for (int v = 0; v < V; ++v) p.v[v] = next[v];
@@ -183,6 +185,17 @@ __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __re
   return non_finite;
 }
 
+/// Whether every point the warp computes is active: its columns (halo lanes too) and the rows of
+/// every level, y_begin - K .. y_end - 1. Uniform over the warp.
+template <int V>
+__device__ __forceinline__ bool segment_inside(const StreamGeometry& g, int strip, int segment, int lane) {
+  const int K = g.steps;
+  const int x0 = strip * (warp_size * V - 2 * g.halo) - g.shift - g.halo + lane * V;
+  const int out_y0 = segment * g.segment_rows, out_y1 = min(out_y0 + g.segment_rows, g.ny) - 1;
+  const bool inside = x0 >= g.ax0 && x0 + V - 1 <= g.ax1 && out_y0 - 2 * K >= g.ay0 && out_y1 + K - 1 <= g.ay1;
+  return __all_sync(full_warp, inside);
+}
+
 // A non-finite value stays non-finite at its point (NaN, or infinity that the next step turns into
 // NaN), so one that appears at a point of the update box is written there by the warp whose output
 // holds it, which then streams its segment again with a check at every exact value to find the first
@@ -195,9 +208,12 @@ __global__ void __launch_bounds__(warp_size* warps_per_block)
   const int lane = static_cast<int>(threadIdx.x % warp_size);
   const int strip = warp % g.strips, segment = warp / g.strips;
   if (segment >= g.segments) return;  // whole warps
-  const bool non_finite = stream_segment<false, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
+  const bool non_finite =
+      segment_inside<V>(g, strip, segment, lane)
+          ? stream_segment<false, true, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane)
+          : stream_segment<false, false, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
   if (__any_sync(full_warp, non_finite) && watch.slot)
-    stream_segment<true, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
+    stream_segment<true, false, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
 }
 
 template <class T, int KMAX, int V>
