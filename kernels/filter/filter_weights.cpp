@@ -52,11 +52,13 @@ std::vector<double> gaussian_weights(double sigma, double truncate) {
     refuse(os.str());
   }
   const int r = static_cast<int>(r_real);
-  // As scipy's _gaussian_kernel1d: the factor -0.5 / sigma^2 first, then the sum to normalise.
+  // As scipy's _gaussian_kernel1d: the factor -0.5 / sigma^2 first, then the sum to normalise. The
+  // centre is exp(0) = 1 written as such: where sigma^2 underflows (sigma 1e-300) the factor is
+  // -inf, and -inf * 0 would make it NaN (scipy's too); the weights are then the limit, an impulse.
   const double factor = -0.5 / (sigma * sigma);
   std::vector<double> w(static_cast<std::size_t>(2 * r + 1));
   double sum = 0;
-  for (int x = -r; x <= r; ++x) sum += w[static_cast<std::size_t>(x + r)] = std::exp(factor * x * x);
+  for (int x = -r; x <= r; ++x) sum += w[static_cast<std::size_t>(x + r)] = x == 0 ? 1.0 : std::exp(factor * x * x);
   for (double& v : w) v /= sum;
   return w;
 }

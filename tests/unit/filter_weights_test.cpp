@@ -40,6 +40,10 @@ TEST(FilterWeights, GaussianMatchesScipysKernelAndRadius) {
   // scipy.ndimage.gaussian_filter1d's weights for sigma 1, printed by scipy 1.10 (the filter of an impulse)
   const double scipy_sigma1[] = {0.00013383062461474175, 0.0044318616200312664, 0.053991127420704395, 0.24197144565660073,
                                  0.39894346935609776};
+  // sigma^2 underflows to 0: the limit of the normalised weights, an impulse (the fuzzer's
+  // `--sigma 1e-300` once gave NaN weights and an abort).
+  EXPECT_EQ(gaussian_weights(1e-300, 3.0), std::vector<double>{1.0});
+  EXPECT_EQ(gaussian_weights(1e-300, 1e300), (std::vector<double>{0.0, 1.0, 0.0}));  // radius int(1.5)
   const auto w = gaussian_weights(1.0);
   for (int x = 0; x <= 4; ++x) {
     EXPECT_NEAR(w[static_cast<std::size_t>(x)], scipy_sigma1[x], 1e-15);
