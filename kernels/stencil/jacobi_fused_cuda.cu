@@ -40,6 +40,18 @@ __device__ inline int read_hi(const FusedExtent& e, int d) {
   return min(e.n[d] - 1 + K - 1, e.a_hi[d]) + 1;
 }
 
+// Whether the block computes only updated points where a sweep needs them: every column of its
+// tile lies in the active box and in the box the launch reads, and every plane a sweep needs
+// (z_lo - K + 1 .. z_hi + K - 1) in the active box. Uniform over the block.
+template <int K>
+__device__ inline bool tile_inside(const FusedExtent& e, int x0, int y0, int rows, int z_lo, int z_hi) {
+  const auto inside = [&](int d, int lo, int hi) {
+    return lo >= max(e.a_lo[d], read_lo<K>(e, d)) && hi <= min(e.a_hi[d], read_hi<K>(e, d));
+  };
+  return inside(0, x0, x0 + static_cast<int>(blockDim.x) - 1) && inside(1, y0, y0 + rows - 1) &&
+         z_lo - K + 1 >= e.a_lo[2] && z_hi + K - 1 <= e.a_hi[2];
+}
+
 // A block owns a tile of blockDim.x by blockDim.y * CY columns, the outputs being its inner
 // columns K away from its rim, and a chunk of planes; it streams planes z = chunk - K ..
 // chunk end + K of `in` upward. When plane p of level 0 (the input) arrives, level j (after j
@@ -50,15 +62,16 @@ __device__ inline int read_hi(const FusedExtent& e, int d) {
 // rim rows, and keeps level j - 1's value, wrong harmlessly. So does a point that sweep j - 1
 // does not update. Shared memory holds every level's current plane twice (written on even/odd
 // steps), so one barrier per step suffices.
-template <class T, int K, int CY>
-__global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, FusedExtent e,
-                                    PoissonCoefficients<T> k) {
-  extern __shared__ unsigned char shared_bytes[];
-  T* planes = reinterpret_cast<T*>(shared_bytes);
+// Interior (tile_inside): every point computed at a needed plane is updated, so only the rim
+// rows' test stays (uniform over a warp, as a warp lies in one row); the rim columns and the
+// planes beyond the chunk compute values nobody reads, and the loads need no tests.
+template <bool Interior, class T, int K, int CY>
+__device__ __forceinline__ void stream_tile(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f,
+                                            const FusedExtent& e, const PoissonCoefficients<T>& k, T* planes, int x0,
+                                            int y0, int z_lo, int z_hi) {
   const int bx = blockDim.x, rows = blockDim.y * CY, plane = bx * rows;
   const int tx = threadIdx.x;
-  const int x = static_cast<int>(blockIdx.x) * (bx - 2 * K) - K + tx;
-  const int z_lo = static_cast<int>(blockIdx.z) * e.chunk_z, z_hi = min(z_lo + e.chunk_z, e.n[2]) - 1;
+  const int x = x0 + tx;
   const bool x_read = x >= read_lo<K>(e, 0) && x <= read_hi<K>(e, 0);
   // The last sweep whose level is right at this x: j - 1 for tile column j.
   const int x_last = min(last_sweep_at<K>(x, e.n[0], e.a_lo[0], e.a_hi[0]), min(tx, bx - 1 - tx) - 1);
@@ -74,9 +87,10 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
 #pragma unroll
   for (int c = 0; c < CY; ++c) {
     const int row = threadIdx.y + c * blockDim.y;
-    const int y = static_cast<int>(blockIdx.y) * (rows - 2 * K) - K + row;
-    reads[c] = x_read && y >= read_lo<K>(e, 1) && y <= read_hi<K>(e, 1);
-    last[c] = min(min(x_last, last_sweep_at<K>(y, e.n[1], e.a_lo[1], e.a_hi[1])), min(row, rows - 1 - row) - 1);
+    const int y = y0 + row;
+    const int rim = min(row, rows - 1 - row);  // Interior: the sweeps right at this row are 0 .. rim - 1
+    reads[c] = Interior || (x_read && y >= read_lo<K>(e, 1) && y <= read_hi<K>(e, 1));
+    last[c] = Interior ? rim - 1 : min(min(x_last, last_sweep_at<K>(y, e.n[1], e.a_lo[1], e.a_hi[1])), rim - 1);
     writes[c] = x_out && row >= K && row < rows - K && y < e.n[1];
     col[c] = x + y * e.sy;
     slot[c] = row * bx + tx;
@@ -115,15 +129,18 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
     load_plane(p + 1);
 #pragma unroll
     for (int j = 1; j <= K; ++j) {
-      const int z = p - j;
-      const bool needed = z >= z_lo - (K - j) && z <= z_hi + (K - j);
-      const int sweep_limit = needed ? last_sweep_at<K>(z, e.n[2], e.a_lo[2], e.a_hi[2]) : -1;
+      int sweep_limit = K;
+      if (!Interior) {
+        const int z = p - j;
+        const bool needed = z >= z_lo - (K - j) && z <= z_hi + (K - j);
+        sweep_limit = needed ? last_sweep_at<K>(z, e.n[2], e.a_lo[2], e.a_hi[2]) : -1;
+      }
 #pragma unroll
       for (int c = 0; c < CY; ++c) {
         const T* const s = stored + (j - 1) * plane + slot[c];
         const T c0 = centre[j - 1][c];
         T next = c0;
-        if (j - 1 <= min(last[c], sweep_limit))
+        if (j - 1 <= (Interior ? last[c] : min(last[c], sweep_limit)))
           next = jacobi_point(s[-1], s[1], s[-bx], s[bx], below[j - 1][c], a[c], rhs[j][c], k);
         below[j - 1][c] = c0;
         centre[j - 1][c] = a[c];
@@ -139,6 +156,45 @@ __global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ ou
     }
     __syncthreads();
   }
+}
+
+template <class T, int K, int CY>
+__device__ __forceinline__ void fused_block(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f,
+                                            const FusedExtent& e, const PoissonCoefficients<T>& k) {
+  extern __shared__ unsigned char shared_bytes[];
+  T* planes = reinterpret_cast<T*>(shared_bytes);
+  const int rows = static_cast<int>(blockDim.y) * CY;
+  const int x0 = static_cast<int>(blockIdx.x) * (static_cast<int>(blockDim.x) - 2 * K) - K;
+  const int y0 = static_cast<int>(blockIdx.y) * (rows - 2 * K) - K;
+  const int z_lo = static_cast<int>(blockIdx.z) * e.chunk_z, z_hi = min(z_lo + e.chunk_z, e.n[2]) - 1;
+  if (tile_inside<K>(e, x0, y0, rows, z_lo, z_hi))
+    stream_tile<true, T, K, CY>(in, out, f, e, k, planes, x0, y0, z_lo, z_hi);
+  else
+    stream_tile<false, T, K, CY>(in, out, f, e, k, planes, x0, y0, z_lo, z_hi);
+}
+
+template <class T, int K, int CY>
+__global__ void jacobi_fused_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ f, FusedExtent e,
+                                    PoissonCoefficients<T> k) {
+  fused_block<T, K, CY>(in, out, f, e, k);
+}
+
+// The same, at most 64 registers a thread. Instances that the compiler takes just past 64 lose half
+// their blocks on an SM at 512 threads a block: 2 sweeps of 2 double rows take 69 uncapped (193
+// Gcell/s at 512^3 against 234 before the Interior path, at 64). A cap on every instance (even 255)
+// makes the compiler use more registers elsewhere, so it is this kernel's alone.
+template <class T, int K, int CY>
+__global__ void __maxnreg__(64) jacobi_fused_kernel_64(const T* __restrict__ in, T* __restrict__ out,
+                                                       const T* __restrict__ f, FusedExtent e, PoissonCoefficients<T> k) {
+  fused_block<T, K, CY>(in, out, f, e, k);
+}
+
+template <class T, int K, int CY>
+constexpr auto fused_kernel() {
+  if constexpr (sizeof(T) == 8 && K == 2 && CY == 2)
+    return jacobi_fused_kernel_64<T, K, CY>;
+  else
+    return jacobi_fused_kernel<T, K, CY>;
 }
 
 // What a block of `kernel` may have on the current device: threads (its registers limit them) and
@@ -163,7 +219,7 @@ FusedLimits fused_limits(Kernel kernel) {
 template <class T, int K, int CY>
 void launch_fused(const JacobiCudaParams& p, const T* in, T* out, const T* f, const FusedExtent& e,
                   const PoissonCoefficients<T>& k, StreamHandle stream) {
-  static const FusedLimits limits = fused_limits(jacobi_fused_kernel<T, K, CY>);
+  static const FusedLimits limits = fused_limits(fused_kernel<T, K, CY>());
   const std::size_t shared = p.fused_shared_bytes(K, sizeof(T));
   if (p.block_x * p.block_y > limits.threads || shared > limits.shared_bytes) {
     std::ostringstream os;
@@ -175,7 +231,7 @@ void launch_fused(const JacobiCudaParams& p, const T* in, T* out, const T* f, co
   const int out_x = p.block_x - 2 * K, out_y = p.block_y * CY - 2 * K;
   const dim3 block(p.block_x, p.block_y);
   const dim3 grid((e.n[0] + out_x - 1) / out_x, (e.n[1] + out_y - 1) / out_y, (e.n[2] + e.chunk_z - 1) / e.chunk_z);
-  jacobi_fused_kernel<T, K, CY><<<grid, block, shared, stream>>>(in, out, f, e, k);
+  fused_kernel<T, K, CY>()<<<grid, block, shared, stream>>>(in, out, f, e, k);
 }
 
 template <class T, int K>
