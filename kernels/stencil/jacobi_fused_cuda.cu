@@ -71,7 +71,20 @@ __device__ __forceinline__ void stream_tile(const T* __restrict__ in, T* __restr
                                             int y0, int z_lo, int z_hi) {
   const int bx = blockDim.x, rows = blockDim.y * CY, plane = bx * rows;
   const int tx = threadIdx.x;
+  // The column's place in level j's shared plane, from a parity's first. Up to 3 sweeps of floats
+  // keep every level's in a register and reach the rows beside by byte offsets: 6 integer
+  // instructions fewer a point (float, 3 sweeps: 387 -> 406 Gcell/s at 512^3). Others keep level
+  // 0's alone: the registers cost them more than the instructions (4 sweeps of floats: 350 -> 317;
+  // 2 sweeps of doubles: 239 -> 199, their best shapes losing blocks on an SM).
+  constexpr bool keeps_places = sizeof(T) == 4 && K <= 3;
   const int x = x0 + tx;
+  const int row_bytes = bx * static_cast<int>(sizeof(T));
+  const auto row_beside = [&](const T* s, int side) {  // the value of the row before (-1) or after (1)
+    if constexpr (keeps_places)
+      return *reinterpret_cast<const T*>(reinterpret_cast<const char*>(s) + side * row_bytes);
+    else
+      return s[side * bx];
+  };
   const bool x_read = x >= read_lo<K>(e, 0) && x <= read_hi<K>(e, 0);
   // The last sweep whose level is right at this x: j - 1 for tile column j.
   const int x_last = min(last_sweep_at<K>(x, e.n[0], e.a_lo[0], e.a_hi[0]), min(tx, bx - 1 - tx) - 1);
@@ -81,7 +94,7 @@ __device__ __forceinline__ void stream_tile(const T* __restrict__ in, T* __restr
   bool reads[CY];     // whether the column lies in the box the launch reads
   bool writes[CY];    // whether the column is an output of this block
   long long col[CY];  // the column's offset from U's low corner at z = 0
-  int slot[CY];       // the column's place in a shared plane
+  int place[keeps_places ? K : 1][CY];
   T below[K][CY], centre[K][CY];  // level j < K at planes p - j - 1 and p - j
   T rhs[K + 1][CY];               // f at planes p .. p - K
 #pragma unroll
@@ -93,7 +106,8 @@ __device__ __forceinline__ void stream_tile(const T* __restrict__ in, T* __restr
     last[c] = Interior ? rim - 1 : min(min(x_last, last_sweep_at<K>(y, e.n[1], e.a_lo[1], e.a_hi[1])), rim - 1);
     writes[c] = x_out && row >= K && row < rows - K && y < e.n[1];
     col[c] = x + y * e.sy;
-    slot[c] = row * bx + tx;
+#pragma unroll
+    for (int j = 0; j < (keeps_places ? K : 1); ++j) place[j][c] = j * plane + row * bx + tx;
 #pragma unroll
     for (int j = 0; j < K; ++j) below[j][c] = centre[j][c] = T(0);
 #pragma unroll
@@ -137,14 +151,14 @@ __device__ __forceinline__ void stream_tile(const T* __restrict__ in, T* __restr
       }
 #pragma unroll
       for (int c = 0; c < CY; ++c) {
-        const T* const s = stored + (j - 1) * plane + slot[c];
+        const T* const s = stored + (keeps_places ? place[j - 1][c] : (j - 1) * plane + place[0][c]);
         const T c0 = centre[j - 1][c];
         T next = c0;
         if (j - 1 <= (Interior ? last[c] : min(last[c], sweep_limit)))
-          next = jacobi_point(s[-1], s[1], s[-bx], s[bx], below[j - 1][c], a[c], rhs[j][c], k);
+          next = jacobi_point(s[-1], s[1], row_beside(s, -1), row_beside(s, 1), below[j - 1][c], a[c], rhs[j][c], k);
         below[j - 1][c] = c0;
         centre[j - 1][c] = a[c];
-        fresh[(j - 1) * plane + slot[c]] = a[c];
+        fresh[keeps_places ? place[j - 1][c] : (j - 1) * plane + place[0][c]] = a[c];
         a[c] = next;
       }
     }
