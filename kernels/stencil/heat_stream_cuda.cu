@@ -43,19 +43,31 @@ struct StreamGeometry : FusedBoxes {
   int inner_segment0, inner_segments;  ///< a rectangle of strips and segments, maybe empty
 };
 
+/// Output columns of a strip of V values a lane.
+GRIDFLOW_HOST_DEVICE inline int strip_columns(const StreamGeometry& g, int V) { return warp_size * V - 2 * g.halo; }
+
+/// A strip's first output column (negative for the first strip of shifted rows).
+GRIDFLOW_HOST_DEVICE inline int strip_out_x0(const StreamGeometry& g, int V, int strip) {
+  return strip * strip_columns(g, V) - g.shift;
+}
+
+/// A segment's last output row; its first is segment * segment_rows.
+GRIDFLOW_HOST_DEVICE inline int segment_out_y1(const StreamGeometry& g, int segment) {
+  const int end = (segment + 1) * g.segment_rows;
+  return (end < g.ny ? end : g.ny) - 1;
+}
+
 /// Whether every point a warp computes is active (then it runs stream_segment's Interior path):
 /// its strip's columns, halo lanes too ...
 template <int V>
 GRIDFLOW_HOST_DEVICE inline bool strip_inside(const StreamGeometry& g, int strip) {
-  const int x0 = strip * (warp_size * V - 2 * g.halo) - g.shift - g.halo;  // lane 0's first column
+  const int x0 = strip_out_x0(g, V, strip) - g.halo;  // lane 0's first column
   return x0 >= g.ax0 && x0 + warp_size * V - 1 <= g.ax1;
 }
 
 /// ... and the rows of its segment at every level, y_begin - K .. y_end - 1.
 GRIDFLOW_HOST_DEVICE inline bool segment_inside(const StreamGeometry& g, int segment) {
-  const int out_y0 = segment * g.segment_rows;
-  const int out_y1 = (out_y0 + g.segment_rows < g.ny ? out_y0 + g.segment_rows : g.ny) - 1;
-  return out_y0 - 2 * g.steps >= g.ay0 && out_y1 + g.steps - 1 <= g.ay1;
+  return segment * g.segment_rows - 2 * g.steps >= g.ay0 && segment_out_y1(g, segment) + g.steps - 1 <= g.ay1;
 }
 
 template <class T, int V>
@@ -97,13 +109,12 @@ __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __re
                                                const StreamGeometry& g, const HeatRingView<T>& ring, T cx, T cy,
                                                const core::NonFiniteWatch& watch, int strip, int segment, int lane) {
   const int K = g.steps;
-  const int columns = warp_size * V - 2 * g.halo;  // output columns per strip
-  const int out_x0 = strip * columns - g.shift;
-  const int out_x1 = min(out_x0 + columns, g.nx) - 1;
+  const int out_x0 = strip_out_x0(g, V, strip);
+  const int out_x1 = min(out_x0 + strip_columns(g, V), g.nx) - 1;
   const int c0 = lane * V;  // this lane's first column within the strip
   const int x0 = out_x0 - g.halo + c0;
   const int out_y0 = segment * g.segment_rows;
-  const int out_y1 = min(out_y0 + g.segment_rows, g.ny) - 1;
+  const int out_y1 = segment_out_y1(g, segment);
   const int y_begin = out_y0 - K, y_end = out_y1 + K;
 
   unsigned readable = 0, active = 0, written = 0, ring_column = 0;
@@ -352,7 +363,7 @@ void launch_heat_stream_cuda(const HeatCudaParams& params, mesh::FieldView<const
   static_cast<FusedBoxes&>(g) = fused_boxes(update, active, steps);
   g.halo = (steps + V - 1) / V * V;
   g.shift = misaligned(src);
-  const int columns = warp_size * V - 2 * g.halo;
+  const int columns = strip_columns(g, V);
   g.strips = (g.nx + g.shift + columns - 1) / columns;
   g.segment_rows = params.segment_rows;
   g.segments = (g.ny + g.segment_rows - 1) / g.segment_rows;

@@ -88,10 +88,11 @@ TYPED_TEST(HeatFusedGpu, EveryFusedConfigurationMatchesTheOracleOnOneRank) {
 TYPED_TEST(HeatFusedGpu, InteriorWarpsOfEveryStreamingShapeMatchTheOracle) {
   GRIDFLOW_REQUIRE_GPU();
   GRIDFLOW_ONE_RANK_CASE();
-  // The streaming kernel's warps that lie wholly inside the active box take a path without the
-  // selects and the ring's tests (segment_inside). On the grid above only strips of 2 and 4 values a
-  // lane have such warps; 561 x 301 points give them to 8 values a lane too (a strip of 256
-  // columns, its second one ending at column 487) and to segments of 128 rows (rows 128..255).
+  // The streaming kernel's warps that lie wholly inside the active box run in a kernel of their own,
+  // without the selects and the ring's tests (strip_inside, segment_inside). On the grid above only
+  // strips of 2 and 4 values a lane have such warps; 561 x 301 points give them to 8 values a lane
+  // too (a strip of 256 columns, its second one ending at column 487) and to segments of 128 rows
+  // (rows 128..255).
   const mesh::Box<2> points{{0, 0}, {560, 300}};
   expect_space_matches_oracle<TypeParam>(points, 1, points.grow(-1), /*whole_grid=*/true);
 }
