@@ -13,13 +13,16 @@
 //   correlate2d_17 4096^2 float, full 17 x 17 weights, nearest           } may win: also every
 //   correlate3d_9  256^3 float, full 9 x 9 x 9 weights, reflect          } FFT candidate
 // Every case times the defaults and, unless --no-variants, every candidate of
-// filter_candidates (the direct variant, tiled shapes fused or per axis, streaming strips, ring walks; only
-// those of --variant NAME where given), each first checked bitwise against the host reference on
-// a smaller array; "best" is the fastest that matched. The FFT candidates (filter_fft_candidates,
+// filter_candidates (the direct variant, tiled shapes fused or per axis, streaming strips, ring
+// walks, warp lines, panels; only those of --variant NAME where given), each first checked bitwise
+// against the host reference on a smaller array; "best" is the fastest that matched. Each figure is
+// the median over --repeats timings of --calls back-to-back calls (the device's time per call, as
+// fft_bench; --calls 1 times a lone launch, the gap before the kernel's arrival included), the
+// copies of the roof and of the case's size timed the same way. The FFT candidates (filter_fft_candidates,
 // or with --variant fft alone) are checked within fft_error_bound instead; "best_fft"
 // is the fastest of them, and "fft_speedup" the best direct time over it.
 //
-//   filter_bench [--cases a,b,...] [--repeats 7] [--no-variants] [--variant ring] [--json FILE]
+//   filter_bench [--cases a,b,...] [--repeats 7] [--calls 20] [--no-variants] [--variant ring] [--match TEXT] [--json FILE]
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -122,8 +125,8 @@ std::string to_text(const FilterTunables& t) {
 
 template <class T, int Dim>
 json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<long, 3> n_check, const FilterWeights<Dim>& w,
-                const Boundary& b, int repeats, double roof, bool variants, const std::string& only, StreamHandle stream,
-                bool fft = false) {
+                const Boundary& b, int repeats, int calls, double roof, bool variants, const std::string& only, const std::string& match,
+                StreamHandle stream, bool fft = false) {
   const auto global = box_of<T, Dim>(n);
   mesh::Field<T, Dim> in(global, 0, mesh::MemorySpace::device, "in"), out(global, 0, mesh::MemorySpace::device, "out");
   in.copy_from(host_pattern<T, Dim>(global));
@@ -138,7 +141,7 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
   const double points = static_cast<double>(global.size()), bytes = 2.0 * sizeof(T) * points;
   // A copy of the case's own size: what a single launch of this size can reach (start-up and tail
   // weigh more on small arrays than on the 2 GiB roof's).
-  const double same_size = bench::copy_bandwidth(static_cast<std::size_t>(sizeof(T) * points), repeats, stream);
+  const double same_size = bench::copy_bandwidth(static_cast<std::size_t>(sizeof(T) * points), repeats, stream, calls);
   auto measure = [&](const FilterTunables& t) {
     FilterPlan<T, Dim> check(w, b, small, t);
     check.apply(small_in, small_out, small, stream);
@@ -150,7 +153,7 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
       wrong = beyond(small_got, small_want, small, fft_error_bound<T, Dim>(w, longest, 1.0));
     }
     FilterPlan<T, Dim> plan(w, b, global, t);
-    const double s = bench::time_median(repeats, stream, [&] { plan.apply(in, out, global, stream); });
+    const double s = bench::time_median_per_call(repeats, calls, stream, [&] { plan.apply(in, out, global, stream); });
     return json{{"tunables", to_text(t)},
                 {"path", plan.path()},
                 {"matches_host_reference", wrong == 0},
@@ -187,6 +190,7 @@ json bench_case(const json& spec, int dims, std::array<long, 3> n, std::array<lo
     }
     for (const auto& t : candidates) {
       if (!only.empty() && only != to_string(t.variant)) continue;
+      if (!match.empty() && to_text(t).find(match) == std::string::npos) continue;
       if (!w.separable && t.variant != FilterVariant::fft) continue;  // full weights run one direct kernel: the default's
       json m;
       try {
@@ -219,12 +223,14 @@ int main(int argc, char** argv) {
   CLI::App app("convolution filters against the device copy bandwidth", "filter_bench");
   std::vector<std::string> cases{"mean1d",    "correlate1d",   "gaussian2d_s1",  "gaussian2d_s4", "mean3d_s5",
                                  "mean3d_s3", "gaussian2d_s8", "correlate2d_17", "correlate3d_9"};
-  int repeats = 7;
+  int repeats = 7, calls = 20;
   bool no_variants = false;
-  std::string json_path, only;
+  std::string json_path, only, match;
   app.add_option("--cases", cases, "cases to run")->delimiter(',');
-  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring, warp, fft)");
+  app.add_option("--variant", only, "time only the candidates of this variant (direct, tiled, streaming, ring, warp, panel, fft)");
+  app.add_option("--match", match, "time only the candidates whose label holds this text (for a profiler)");
   app.add_option("--repeats", repeats, "timings per figure (the median is kept)");
+  app.add_option("--calls", calls, "back-to-back calls per timing (1: a lone launch, its launch gap counted)")->check(CLI::Range(1, 1000));
   app.add_flag("--no-variants", no_variants, "time the defaults only");
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
@@ -235,7 +241,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   mesh::select_gpu(0);
   mesh::Stream stream;
-  const double roof = bench::copy_bandwidth(std::size_t(2) << 30, repeats, stream.get());
+  const double roof = bench::copy_bandwidth(std::size_t(2) << 30, repeats, stream.get(), calls);
   std::printf("%s: device copy %.0f GB/s (2 GiB, read + write)\n", mesh::current_gpu_description().c_str(), roof * 1e-9);
   const bool variants = !no_variants;
   const StreamHandle s = stream.get();
@@ -246,36 +252,36 @@ int main(int argc, char** argv) {
       const json spec = {{"name", name}, {"shape", {n1}}, {"filter", "mean"}, {"size", 5}, {"mode", "constant"}};
       results.push_back(bench_case<double, 2>(spec, 1, {n1, 1, 1}, {100003, 1, 1},
                                               separable_weights<2>({mean_weights(5), identity_weights()}, "mean"),
-                                              {BoundaryMode::constant, 0.0}, repeats, roof, variants, only, s));
+                                              {BoundaryMode::constant, 0.0}, repeats, calls, roof, variants, only, match, s));
     } else if (name == "correlate1d") {
       const std::vector<double> w{0.05, 0.25, 0.4, 0.25, 0.05};
       const json spec = {{"name", name}, {"shape", {n1}}, {"filter", "correlate"}, {"weights", w}, {"mode", "reflect"}};
       results.push_back(bench_case<double, 2>(spec, 1, {n1, 1, 1}, {100003, 1, 1}, separable_weights<2>({w, identity_weights()}),
-                                              {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
+                                              {BoundaryMode::reflect, 0.0}, repeats, calls, roof, variants, only, match, s));
     } else if (name == "gaussian2d_s1" || name == "gaussian2d_s4") {
       const double sigma = name == "gaussian2d_s1" ? 1.0 : 4.0;
       const json spec = {{"name", name}, {"shape", {n2, n2}}, {"filter", "gaussian"}, {"sigma", sigma}, {"truncate", 4.0}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 2>(spec, 2, {n2, n2, 1}, {515, 263, 1}, gaussian_filter<2>({sigma, sigma}),
-                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
+                                             {BoundaryMode::reflect, 0.0}, repeats, calls, roof, variants, only, match, s));
     } else if (name == "mean3d_s5" || name == "mean3d_s3") {
       const int size = name == "mean3d_s5" ? 5 : 3;
       const json spec = {{"name", name}, {"shape", {n3, n3, n3}}, {"filter", "mean"}, {"size", size}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 3>(spec, 3, {n3, n3, n3}, {67, 45, 37}, mean_filter<3>({size, size, size}),
-                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s));
+                                             {BoundaryMode::reflect, 0.0}, repeats, calls, roof, variants, only, match, s));
     } else if (name == "gaussian2d_s8") {
       const json spec = {{"name", name}, {"shape", {n2, n2}}, {"filter", "gaussian"}, {"sigma", 8.0}, {"truncate", 4.0}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 2>(spec, 2, {n2, n2, 1}, {515, 263, 1}, gaussian_filter<2>({8.0, 8.0}),
-                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s, true));
+                                             {BoundaryMode::reflect, 0.0}, repeats, calls, roof, variants, only, match, s, true));
     } else if (name == "correlate2d_17") {
       const long n = 4096;
       const json spec = {{"name", name}, {"shape", {n, n}}, {"filter", "correlate"}, {"weights_shape", {17, 17}}, {"mode", "nearest"}};
       results.push_back(bench_case<float, 2>(spec, 2, {n, n, 1}, {301, 157, 1}, full_weights<2>({17, 17}, bench_weights(17 * 17)),
-                                             {BoundaryMode::nearest, 0.0}, repeats, roof, variants, only, s, true));
+                                             {BoundaryMode::nearest, 0.0}, repeats, calls, roof, variants, only, match, s, true));
     } else if (name == "correlate3d_9") {
       const long n = 256;
       const json spec = {{"name", name}, {"shape", {n, n, n}}, {"filter", "correlate"}, {"weights_shape", {9, 9, 9}}, {"mode", "reflect"}};
       results.push_back(bench_case<float, 3>(spec, 3, {n, n, n}, {71, 53, 47}, full_weights<3>({9, 9, 9}, bench_weights(9 * 9 * 9)),
-                                             {BoundaryMode::reflect, 0.0}, repeats, roof, variants, only, s, true));
+                                             {BoundaryMode::reflect, 0.0}, repeats, calls, roof, variants, only, match, s, true));
     } else {
       std::fprintf(stderr, "filter_bench: unknown case '%s'\n", name.c_str());
       return 2;
@@ -285,7 +291,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   const json result = {{"benchmark", "filter_bench"}, {"gpu", mesh::current_gpu_description()}, {"gpu_count", 1},
                        {"commit", GRIDFLOW_GIT_HASH},  {"command", command},                     {"copy_bandwidth_GBps", roof * 1e-9},
-                       {"cases", results}};
+                       {"calls_per_timing", calls}, {"cases", results}};
   if (!json_path.empty()) std::ofstream(json_path) << result.dump(2) << '\n';
   return 0;
 }

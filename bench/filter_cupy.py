@@ -3,7 +3,7 @@
 modes on the same GPU, with the copy bandwidth measured in the same run, so both JSON files give
 comparable fractions of the copy roof (bench/filter_report.py prints them side by side).
 
-    python3 bench/filter_cupy.py [--cases a,b,...] [--repeats 7] [--json FILE]
+    python3 bench/filter_cupy.py [--cases a,b,...] [--repeats 7] [--calls 20] [--json FILE]
 """
 import argparse
 import json
@@ -27,27 +27,29 @@ def bench_weights(shape):
     return (w / w.sum()).reshape(shape)
 
 
-def time_median(run, repeats):
-    """Median seconds of `repeats` CUDA-event timings of run(), after one untimed warm-up."""
+def time_median(run, repeats, calls=1):
+    """Median seconds per call of `repeats` CUDA-event timings of `calls` back-to-back calls of
+    run(), after one untimed warm-up (as filter_bench --calls)."""
     run()
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     times = []
     for _ in range(repeats):
         start.record()
-        run()
+        for _ in range(calls):
+            run()
         stop.record()
         stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop) * 1e-3)
+        times.append(cp.cuda.get_elapsed_time(start, stop) * 1e-3 / calls)
     times.sort()
     return times[len(times) // 2]
 
 
-def copy_bandwidth(repeats):
+def copy_bandwidth(repeats, calls):
     """Bytes per second of a device-to-device copy of 2 GiB, read plus write (as filter_bench)."""
     n = 2 << 30
     a = cp.ones(n, dtype=cp.uint8)
     b = cp.empty_like(a)
-    s = time_median(lambda: cp.copyto(b, a), repeats)
+    s = time_median(lambda: cp.copyto(b, a), repeats, calls)
     del a, b
     return 2.0 * n / s
 
@@ -108,18 +110,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=20, help="back-to-back calls per timing (as filter_bench)")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
 
     props = cp.cuda.runtime.getDeviceProperties(0)
     gpu = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
-    roof = copy_bandwidth(args.repeats)
+    roof = copy_bandwidth(args.repeats, args.calls)
     print("%s: device copy %.0f GB/s (2 GiB, read + write), CuPy %s" % (gpu, roof * 1e-9, cp.__version__))
     results = []
     for name in args.cases.split(","):
         spec, x, call = case(name)
         out = cp.empty_like(x)
-        seconds = time_median(lambda: call(out), args.repeats)
+        seconds = time_median(lambda: call(out), args.repeats, args.calls)
         moved = 2.0 * x.nbytes
         r = dict(name=name, precision=str(x.dtype), points=int(x.size), bytes_moved=moved, seconds=seconds,
                  effective_GBps=moved / seconds * 1e-9, fraction_of_copy=moved / seconds / roof, **spec)
@@ -134,7 +137,7 @@ def main():
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     result = {"benchmark": "filter_cupy", "gpu": gpu, "gpu_count": 1, "cupy_version": cp.__version__,
-              "commit": commit, "command": " ".join(sys.argv), "copy_bandwidth_GBps": roof * 1e-9, "cases": results}
+              "commit": commit, "command": " ".join(sys.argv), "copy_bandwidth_GBps": roof * 1e-9, "calls_per_timing": args.calls, "cases": results}
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)
