@@ -10,6 +10,7 @@
 #include "autotune/filter_evaluator.hpp"
 #include "autotune/timer.hpp"
 #include "kernels/filter/filter_search_space.hpp"
+#include "kernels/filter/panel_block.hpp"
 #include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/warp_block.hpp"
 #include "mesh/check.hpp"
@@ -36,14 +37,16 @@ namespace {
 /// The direct family's device candidates of separable weights.
 template <int Dim>
 std::vector<FilterTunables> direct_device_candidates(const kf::FilterWeights<Dim>& weights, int dims) {
-  const bool ring = kf::ring_lengths<Dim>(weights.axis)[0] != 0, warp = kf::warp_length<Dim>(weights.axis) != 0;
+  const bool ring = kf::ring_lengths<Dim>(weights.axis)[0] != 0, warp = kf::warp_length<Dim>(weights.axis) != 0,
+             panel = kf::panel_length<Dim>(weights.axis) != 0;
   std::vector<FilterTunables> c;
   for (const FilterTunables& t : kf::filter_candidates(dims)) {
-    // Where the ring kernel runs, it (and the warp kernel where that runs) beat every other variant
-    // on every benchmark case (bench/README.md); elsewhere the tiled shapes at 256 threads cover
-    // that variant's spread.
-    const bool walks = t.variant == FilterVariant::ring || t.variant == FilterVariant::warp;
-    const bool keep = ring ? t.variant == FilterVariant::ring || (warp && t.variant == FilterVariant::warp)
+    // Where the ring kernel runs, it (and the warp and panel kernels where they run) beat every
+    // other variant on every benchmark case (bench/README.md); elsewhere the tiled shapes at 256
+    // threads cover that variant's spread.
+    const bool walks = t.variant == FilterVariant::ring || t.variant == FilterVariant::warp || t.variant == FilterVariant::panel;
+    const bool keep = ring ? t.variant == FilterVariant::ring || (warp && t.variant == FilterVariant::warp) ||
+                                 (panel && t.variant == FilterVariant::panel)
                            : !walks && (t.variant != FilterVariant::tiled || t.threads == 256);
     if (keep) c.push_back(t);
   }

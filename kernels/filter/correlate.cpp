@@ -13,6 +13,7 @@
 #include "kernels/filter/correlate_point.hpp"
 #include "kernels/filter/fft_correlate.hpp"
 #include "kernels/filter/filter_passes.hpp"
+#include "kernels/filter/panel_block.hpp"
 #include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
 #include "kernels/filter/tiled_block.hpp"
@@ -231,8 +232,19 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
     launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
     return;
   }
-  // The warp kernel where one is compiled for the weights and fits; else the ring defaults.
+  // The warp or panel kernel where one is compiled for the weights and fits; else the ring defaults.
   FilterTunables asked = m_tunables;
+  if (asked.variant == FilterVariant::panel) {
+    if constexpr (Dim == 2) {
+      const int k = panel_length<Dim>(m_weights.axis);
+      if (k != 0 && panel_shared_bytes<T>(asked, k) <= m_scratch->shared_bytes) {
+        m_path = "panel";
+        launch_panel_cuda<T>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+        return;
+      }
+    }
+    asked = FilterTunables::ring_defaults_for(Dim);
+  }
   if (asked.variant == FilterVariant::warp) {
     if constexpr (Dim == 2) {
       const int k = warp_length<Dim>(m_weights.axis);

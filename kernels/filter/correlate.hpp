@@ -61,10 +61,10 @@ class FilterPlan {
   const FilterTunables& tunables() const { return m_tunables; }
   /// Throws Error for invalid tunables.
   void set_tunables(const FilterTunables& t);
-  /// What the last apply ran: "host", "direct", "warp", "ring", "streaming", "tiled fused", "tiled
-  /// per axis", or "fft fftw", "fft cufft", "fft flow_graph" (the FFT variant on host or device
-  /// fields, by the library of its first transform; warp tunables run the ring defaults where no
-  /// warp kernel is compiled for the weights or it does not fit; ring tunables run the streaming
+  /// What the last apply ran: "host", "direct", "warp", "panel", "ring", "streaming", "tiled fused",
+  /// "tiled per axis", or "fft fftw", "fft cufft", "fft flow_graph" (the FFT variant on host or
+  /// device fields, by the library of its first transform; warp and panel tunables run the ring
+  /// defaults where no kernel of theirs is compiled for the weights or it does not fit; ring tunables run the streaming
   /// defaults where no ring kernel is compiled for the weights or it does not fit; streaming
   /// tunables run the tiled defaults where streaming does not apply or fit; a fused tile too
   /// large for shared memory runs per axis, and one still too large runs direct).

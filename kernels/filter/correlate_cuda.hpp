@@ -56,6 +56,15 @@ template <class T, int Dim>
 void launch_ring_cuda(const FilterTunables& tunables, mesh::FieldView<const T, Dim> in, mesh::FieldView<T, Dim> out, const mesh::Box<Dim>& update,
                       const std::array<std::vector<double>, Dim>& axis, const Extension<Dim>& e, T cval, StreamHandle stream);
 
+/// Panel variant (panel_cuda.cu), 2D: every axis pass of the separable weights `axis` in one
+/// launch, blocks walking y with the intermediate rows in a shared ring and the outputs
+/// accumulated in registers; panel_length(axis) must name a compiled kernel. Bitwise equal to
+/// the host reference like the tiled variant. Throws Error when a block's shared memory
+/// (panel_shared_bytes) exceeds the device's.
+template <class T>
+void launch_panel_cuda(const FilterTunables& tunables, mesh::FieldView<const T, 2> in, mesh::FieldView<T, 2> out, const mesh::Box<2>& update,
+                       const std::array<std::vector<double>, 2>& axis, const Extension<2>& e, T cval, StreamHandle stream);
+
 /// Warp variant (warp_cuda.cu), 2D: the x pass of the weights `axis` (x alone), a warp per piece
 /// of a row; warp_length(axis) must name a compiled kernel.
 /// Bitwise equal to the host reference like the tiled variant. Throws Error when a block's shared

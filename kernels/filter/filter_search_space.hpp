@@ -4,7 +4,8 @@
 // axis, and streaming launches over strip widths, walk segments, outputs per thread and batches.
 // A 1D signal (one row) gets long one-row tiles; 3D gets tiles with depth. Ring launches over
 // threads (and cross rows in 3D), walk segments, planes per step and steps staged; warp lines
-// (1D) over warps per block and pairs per thread. The FFT
+// (1D) over warps per block and pairs per thread; panels (2D) over threads, segments, input
+// stages and walks. The FFT
 // variant's tiles and libraries are listed apart (filter_fft_candidates).
 #include <utility>
 #include <vector>
@@ -59,6 +60,17 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
     for (int segment : {32, 64, 128, 256})
       for (const auto& [cells, batch] : dims == 2 ? ring_cells_batch2 : ring_cells_batch3)
         c.push_back({FilterVariant::ring, t, 1, rows, segment, true, cells, false, batch});
+  // Panel (2D): threads (groups of 4 rows), segments, one or two input stages, walks of vectors,
+  // of one column or of two.
+  if (dims == 2)
+    for (int t : {64, 128, 256})
+      for (int segment : {128, 256, 512})
+        for (bool two_stages : {true, false})
+          for (int walk : {0, 1, 2}) {
+            FilterTunables p{FilterVariant::panel, t, 1, 1, segment, two_stages};
+            p.walk_columns = walk;
+            if (p.valid()) c.push_back(p);
+          }
   return c;
 }
 

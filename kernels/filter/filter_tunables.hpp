@@ -37,6 +37,13 @@ enum class FilterVariant {
   /// no block barrier and no pipeline to fill, so a short launch of many warps is near the
   /// copy of the same size (bench/results/filter_bench_h200.json).
   warp,
+  /// Panels (2D, one length K of 3, 5, 9 or 33 on both axes): blocks of 32 x G threads walk
+  /// their segment of y 4 G rows per step; each step's rows are copied once into shared memory
+  /// asynchronously, each thread computes the x pass of 4 V consecutive outputs of one row into a
+  /// shared ring of intermediate rows and the walk pass of 4 consecutive outputs of its V columns
+  /// (or 4 V of one column) from it, both accumulated in registers (panel_block.hpp).
+  /// Other filters run the ring defaults.
+  panel,
   /// FFT tiles (fft_correlate.hpp): the global array cut into tiles of `fft_tile` outputs per
   /// transformed axis (fft_tiling.hpp), each tile's window transformed, multiplied by the weights'
   /// transfer function and transformed back; separable filters pass by pass. Runs on host fields
@@ -52,6 +59,7 @@ inline const char* to_string(FilterVariant v) {
          : v == FilterVariant::streaming ? "streaming"
          : v == FilterVariant::ring      ? "ring"
          : v == FilterVariant::warp      ? "warp"
+         : v == FilterVariant::panel     ? "panel"
                                          : "fft";
 }
 
@@ -63,6 +71,8 @@ inline const char* to_string(FilterVariant v) {
 constexpr int max_unrolled_threads = 512;
 /// The most threads per block of the warp kernel.
 constexpr int max_warp_threads = 512;
+/// The most threads per block of the panel kernel (compiled for 256: registers per thread).
+constexpr int max_panel_threads = 256;
 
 struct FilterTunables {
   FilterVariant variant = FilterVariant::tiled;
@@ -91,6 +101,14 @@ struct FilterTunables {
                            ///< FFT length 4x the weights' reach, at least 16; fft_tiling.hpp)
   bool fft_flow_graph = false;  ///< fft on the device: gridflow's flow-graph FFT where it takes a
                                 ///< transform's layout, else cuFFT (the default); the host runs FFTW
+  int walk_columns = 0;  ///< panel: the columns of each thread's walk pass: 0, a 16-byte vector of
+                         ///< them (V columns, 4 rows); 1, one column (4 V rows: fewer shared-memory
+                         ///< bytes per output, more loads and stores; 128 or 256 threads); 2, two
+                         ///< (2 V rows; a vector in double)
+  // The panel variant reads threads (64, 128 or 256 per block: 32 along x by threads / 32 groups
+  // of 4 rows, panel_block.hpp), tile_z (rows per block's walk), fused (two input stages: the next
+  // step's copies in flight during the whole step; false: one, its copies in flight during the
+  // walk pass) and walk_columns.
 
   /// The tiled variant's defaults: flat tiles in 2D, deeper ones in 3D (whose fused tile with
   /// radius 2 must also fit in double). What streaming tunables run where streaming does not apply.
@@ -101,14 +119,27 @@ struct FilterTunables {
     return t;
   }
   /// Defaults for filters over `dims` axes, before any tuning: a 1D signal the warp line (8 warps
-  /// of 2 pairs per thread); 2D and 3D, and where the warp kernel does not take the filter,
-  /// ring_defaults_for.
+  /// of 2 pairs per thread); 2D panel_defaults; 3D, and where the warp or panel kernel does not
+  /// take the filter, ring_defaults_for.
   static FilterTunables defaults_for(int dims) {
+    if (dims == 2) return panel_defaults();
     if (dims != 1) return ring_defaults_for(dims);
     FilterTunables t;
     t.variant = FilterVariant::warp;  // reads threads and cells alone
     t.threads = 256;
     t.cells = 2;
+    return t;
+  }
+  /// The panel kernel's defaults, near the fastest of its H200 runs on both 2D Gaussians
+  /// (bench/results/filter_bench_h200.json): 256 threads (32 rows a step), 256-row segments, two
+  /// input stages, walks of one column.
+  static FilterTunables panel_defaults() {
+    FilterTunables t;
+    t.variant = FilterVariant::panel;
+    t.threads = 256;
+    t.tile_z = 256;
+    t.fused = true;
+    t.walk_columns = 1;
     return t;
   }
   /// The ring kernel's defaults, with tunables near the fastest of its H200 runs
@@ -150,6 +181,9 @@ struct FilterTunables {
   bool valid() const {
     if (variant == FilterVariant::fft) return fft_tile >= 0;
     if (variant == FilterVariant::warp) return threads >= 32 && threads <= max_warp_threads && threads % 32 == 0 && (cells == 2 || cells == 4);
+    if (variant == FilterVariant::panel)
+      return (threads == 64 || threads == 128 || threads == 256) && tile_z >= 1 &&
+             (walk_columns == 0 || walk_columns == 2 || (walk_columns == 1 && threads >= 128));
     if (variant == FilterVariant::ring)
       return threads >= 32 && threads <= max_unrolled_threads && threads % 32 == 0 && tile_y >= 1 && threads % tile_y == 0 && tile_z >= 1 &&
              (cells == 2 || cells == 4 || cells == 8) && batch % cells == 0 && batch / cells >= 2 && batch / cells <= 4;
@@ -170,6 +204,8 @@ inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
   if (t.variant == FilterVariant::ring)
     os << ",threads=" << t.threads << ",rows=" << t.tile_y << ",segment=" << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
   if (t.variant == FilterVariant::warp) os << ",threads=" << t.threads << ",cells=" << t.cells;
+  if (t.variant == FilterVariant::panel)
+    os << ",threads=" << t.threads << ",segment=" << t.tile_z << ",stages=" << (t.fused ? 2 : 1) << (t.walk_columns == 1 ? ",walk=column" : t.walk_columns == 2 ? ",walk=pair" : "");
   if (t.variant == FilterVariant::fft)
     os << ",tile=" << (t.fft_tile > 0 ? std::to_string(t.fft_tile) : std::string("default")) << (t.fft_flow_graph ? ",flow_graph" : "");
   return os << ')';

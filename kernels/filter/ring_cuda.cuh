@@ -32,18 +32,6 @@
 namespace gridflow::kernels::filter {
 namespace ring_detail {
 
-__device__ inline void store_vector(float* d, const float (&s)[4]) { *reinterpret_cast<float4*>(d) = make_float4(s[0], s[1], s[2], s[3]); }
-__device__ inline void store_vector(double* d, const double (&s)[2]) { *reinterpret_cast<double2*>(d) = make_double2(s[0], s[1]); }
-template <class T, int V>
-__device__ inline void load_vector(T (&d)[V], const T* s) {
-  unpack_vector<T, V>(*reinterpret_cast<const typename VectorOf<T, V>::type*>(s), d);
-}
-
-/// boundary_index, its mapping out of line: inlined into every copy of a step, the 64-bit
-/// remainders of the modes made the walk's loop several times longer than the work it repeats.
-static __device__ __noinline__ long long mapped_index(long long i, long long n, BoundaryMode mode) { return boundary_index(i, n, mode); }
-__device__ inline long long index_in(long long i, long long n, BoundaryMode mode) { return i >= 0 && i < n ? i : mapped_index(i, n, mode); }
-
 /// Offset of (x, y, w) in a view (2D: y is ignored).
 template <class T, int Dim>
 __device__ inline long long at(const mesh::FieldView<T, Dim>& v, long long x, long long y, long long w) {

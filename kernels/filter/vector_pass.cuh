@@ -1,7 +1,7 @@
 #pragma once
-// What the ring and warp kernels share: the copy of values at the array's edges, mapped by the
-// mode, and the x pass, V consecutive outputs from one window of vector loads of shared memory
-// (ring_cuda.cuh: 16-byte vectors; warp_cuda.cu: pairs).
+// What the ring, warp and panel kernels share: the copy of values at the array's edges, mapped by
+// the mode, 16-byte vectors to and from registers, and the x pass, V consecutive outputs from one
+// window of vector loads of shared memory (ring_cuda.cuh: 16-byte vectors; warp_cuda.cu: pairs).
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -47,6 +47,36 @@ __device__ inline void unpack_vector(const typename VectorOf<T, V>::type& p, T* 
   if constexpr (V == 4) d[0] = p.x, d[1] = p.y, d[2] = p.z, d[3] = p.w;
   else d[0] = p.x, d[1] = p.y;
 }
+
+__device__ inline void store_vector(float* d, const float (&s)[4]) { *reinterpret_cast<float4*>(d) = make_float4(s[0], s[1], s[2], s[3]); }
+__device__ inline void store_vector(double* d, const double (&s)[2]) { *reinterpret_cast<double2*>(d) = make_double2(s[0], s[1]); }
+template <class T, int V>
+__device__ inline void load_vector(T (&d)[V], const T* s) {
+  unpack_vector<T, V>(*reinterpret_cast<const typename VectorOf<T, V>::type*>(s), d);
+}
+
+/// W consecutive values (W = 1, 2 or a 16-byte vector) to and from registers, one access.
+template <class T, int W>
+__device__ inline void load_values(T (&d)[W], const T* s) {
+  if constexpr (W == 1) d[0] = *s;
+  else unpack_vector<T, W>(*reinterpret_cast<const typename VectorOf<T, W>::type*>(s), d);
+}
+template <class T, int W>
+__device__ inline void store_values(T* d, const T (&s)[W]) {
+  if constexpr (W == 1) {
+    *d = s[0];
+  } else if constexpr (W == 2) {
+    using P = typename VectorOf<T, 2>::type;
+    *reinterpret_cast<P*>(d) = P{s[0], s[1]};
+  } else {
+    store_vector(d, s);
+  }
+}
+
+/// boundary_index, its mapping out of line: inlined into every copy of a step, the 64-bit
+/// remainders of the modes made the walk's loop several times longer than the work it repeats.
+static __device__ __noinline__ long long mapped_index(long long i, long long n, BoundaryMode mode) { return boundary_index(i, n, mode); }
+__device__ inline long long index_in(long long i, long long n, BoundaryMode mode) { return i >= 0 && i < n ? i : mapped_index(i, n, mode); }
 
 /// The pass of length K over V consecutive outputs whose first tap is src[D0] (src aligned to a
 /// vector): NV vector loads, then a product and K - 1 FMAs per output (K = 1: a copy).

@@ -10,6 +10,7 @@
 #include "filter_test_cases.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/filter/correlate_cuda.hpp"
+#include "kernels/filter/panel_block.hpp"
 #include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/warp_block.hpp"
 #include "mesh/check.hpp"
@@ -58,6 +59,12 @@ std::vector<FilterTunables> variants() {
   // Warp lines (x alone; elsewhere the ring defaults): one warp per block, 4 pairs per thread.
   v.push_back({FilterVariant::warp, 32, 1, 1, 7, true, 2, false, 4});
   v.push_back({FilterVariant::warp, 256, 1, 1, 1, true, 4, false, 16});
+  // Panels (2D, one length on both axes; elsewhere the ring defaults): segments that do not
+  // divide the array nor by the step, one and two stages, a step of one walk group.
+  v.push_back({FilterVariant::panel, 128, 1, 1, 11, true});
+  v.push_back({FilterVariant::panel, 64, 1, 1, 8, false});
+  v.push_back({FilterVariant::panel, 128, 1, 1, 13, true, 2, false, 8, 0, false, 1});  // one column a walk
+  v.push_back({FilterVariant::panel, 64, 1, 1, 9, false, 2, false, 8, 0, false, 2});   // two
   return v;
 }
 
@@ -168,13 +175,13 @@ TYPED_TEST(FilterGpu, StreamingAtEveryRadius) {
   }
 }
 
-// The ring and warp kernels at each length they are compiled for (ring: 3, 5, 9, 33 on every
-// filtered axis, in 2D also x alone and a 1D signal; warp: x alone and a 1D signal, elsewhere its
-// tunables run the ring defaults), every mode, on arrays wide enough for interior blocks (the vector path
-// without mode mapping) beside edge blocks and partial tiles, and on a decomposed piece whose
-// ghosts they read. Where a block's shared memory exceeds the device's, the plan runs the
+// The ring, warp and panel kernels at each length they are compiled for (ring: 3, 5, 9, 33 on
+// every filtered axis, in 2D also x alone and a 1D signal; warp: x alone and a 1D signal; panel:
+// both axes of a 2D field; elsewhere warp and panel tunables run the ring defaults), every mode,
+// on arrays wide enough for interior blocks (the vector path without mode mapping) beside edge
+// blocks and partial tiles, and on a decomposed piece whose ghosts they read. Where a block's shared memory exceeds the device's, the plan runs the
 // streaming defaults (or what they fall back to) instead, and says so.
-TYPED_TEST(FilterGpu, RingAndWarpKernelsAtTheirLengthsInEveryMode) {
+TYPED_TEST(FilterGpu, RingWarpAndPanelKernelsAtTheirLengthsInEveryMode) {
   GRIDFLOW_REQUIRE_GPU();
   GRIDFLOW_ONE_RANK_CASE();
   using T = typename TypeParam::value_type;
@@ -187,7 +194,15 @@ TYPED_TEST(FilterGpu, RingAndWarpKernelsAtTheirLengthsInEveryMode) {
                                      {FilterVariant::ring, 256, 1, Dim == 3 ? 16 : 1, 64, true, 4, false, 8},
                                      {FilterVariant::ring, 128, 1, Dim == 3 ? 8 : 1, 19, true, 4, false, 16},
                                      {FilterVariant::warp, 64, 1, 1, 19, true, 2, false, 6},
-                                     {FilterVariant::warp, 256, 1, 1, 64, true, 4, false, 16}};
+                                     {FilterVariant::warp, 256, 1, 1, 64, true, 4, false, 16},
+                                     {FilterVariant::panel, 128, 1, 1, 19, true},
+                                     {FilterVariant::panel, 64, 1, 1, 40, false},
+                                     {FilterVariant::panel, 256, 1, 1, 128, true},
+                                     {FilterVariant::panel, 64, 1, 1, 7, true},
+                                     {FilterVariant::panel, 128, 1, 1, 19, true, 2, false, 8, 0, false, 1},
+                                     {FilterVariant::panel, 256, 1, 1, 37, false, 2, false, 8, 0, false, 1},
+                                     {FilterVariant::panel, 64, 1, 1, 23, true, 2, false, 8, 0, false, 2},
+                                     {FilterVariant::panel, 256, 1, 1, 128, false, 2, false, 8, 0, false, 2}};
   struct Case {
     std::array<long, 3> n;
     std::array<std::vector<double>, Dim> w;
@@ -227,8 +242,11 @@ TYPED_TEST(FilterGpu, RingAndWarpKernelsAtTheirLengthsInEveryMode) {
         got.copy_from(d_out);
         if (t.variant == FilterVariant::warp && warp_length<Dim>(c.w) != 0) {
           EXPECT_STREQ(plan.path(), "warp") << t;
+        } else if (t.variant == FilterVariant::panel && panel_length<Dim>(c.w) != 0) {
+          EXPECT_STREQ(plan.path(), "panel") << t;  // every shape above fits at every length
         } else {
-          const FilterTunables& r = t.variant == FilterVariant::warp ? FilterTunables::ring_defaults_for(Dim) : t;
+          const bool own = t.variant == FilterVariant::warp || t.variant == FilterVariant::panel;
+          const FilterTunables& r = own ? FilterTunables::ring_defaults_for(Dim) : t;
           const bool fits = r.threads <= ring_max_threads(length) && ring_shared_bytes<T, Dim>(r, length) <= device_bytes;
           if (fits) {
             EXPECT_STREQ(plan.path(), "ring") << t;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/filter/filter_search_space.hpp"
+#include "kernels/filter/panel_block.hpp"
 #include "kernels/filter/ring_block.hpp"
 #include "kernels/filter/warp_block.hpp"
 #include "kernels/filter/streaming_block.hpp"
@@ -32,7 +33,7 @@ TEST(FilterTunables, EveryCandidateIsValidAndTheDirectVariantIsAmongThem) {
   bad = FilterTunables::streaming_defaults_for(2);
   bad.threads = 1024;  // so do the streaming kernel's
   EXPECT_FALSE(bad.valid());
-  bad = FilterTunables::defaults_for(2);
+  bad = FilterTunables::ring_defaults_for(2);
   bad.threads = 1024;  // and the ring kernel's
   EXPECT_FALSE(bad.valid());
 
@@ -121,7 +122,7 @@ TEST(FilterTunables, TilesClampToTheBoxAndAThinBoxWidensX) {
 
 TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
   for (int dims : {1, 2, 3}) EXPECT_EQ(FilterTunables::ring_defaults_for(dims).variant, FilterVariant::ring) << dims;
-  EXPECT_EQ(FilterTunables::defaults_for(2).variant, FilterVariant::ring);
+  EXPECT_EQ(FilterTunables::defaults_for(2).variant, FilterVariant::panel);
   EXPECT_EQ(FilterTunables::defaults_for(3).variant, FilterVariant::ring);
   // Compiled: one length K in 3, 5, 9, 33 on x and the walk (2D, or the walk left alone), on every axis (3D).
   EXPECT_EQ((ring_lengths<2>({gaussian_weights(1.0), gaussian_weights(1.0)})), (std::array<int, 3>{9, 1, 9}));
@@ -140,7 +141,7 @@ TEST(FilterTunables, RingLengthsPitchesAndSharedMemory) {
   EXPECT_EQ(ring_pitch(6, 3, 2), 2 + 6 + 2);
   // Columns per block and shared memory: 2D 128 threads of 4 floats, 3 steps of 4 rows; 3D 16 x 8
   // threads, 3 steps of 4 planes of 8 + 4 rows, and the x pass of a step.
-  const FilterTunables t2 = FilterTunables::defaults_for(2), t3 = FilterTunables::defaults_for(3);
+  const FilterTunables t2 = FilterTunables::ring_defaults_for(2), t3 = FilterTunables::defaults_for(3);
   EXPECT_EQ((ring_tile_x<float, 2>(t2)), 512);
   EXPECT_EQ((ring_tile_x<float, 3>(t3)), 64);
   EXPECT_EQ((ring_tile_x<double, 3>(t3)), 32);
@@ -185,4 +186,83 @@ TEST(FilterTunables, WarpLengthsAndSharedMemory) {
   bad = FilterTunables::defaults_for(1);
   bad.threads = 1024;
   EXPECT_FALSE(bad.valid());
+}
+
+TEST(FilterTunables, PanelLengthsShapesPitchesAndSharedMemory) {
+  // Compiled: one length K in 3, 5, 9, 33 on both axes of a 2D field.
+  EXPECT_EQ((panel_length<2>({gaussian_weights(1.0), gaussian_weights(1.0)})), 9);
+  EXPECT_EQ((panel_length<2>({gaussian_weights(4.0), gaussian_weights(4.0)})), 33);
+  EXPECT_EQ((panel_length<2>({mean_weights(5), identity_weights()})), 0);  // x alone: the ring's or warp's
+  EXPECT_EQ((panel_length<2>({mean_weights(3), mean_weights(5)})), 0);     // lengths differ
+  EXPECT_EQ((panel_length<2>({mean_weights(7), mean_weights(7)})), 0);     // not compiled
+  EXPECT_EQ((panel_length<3>({mean_weights(5), mean_weights(5), mean_weights(5)})), 0);
+  // Valid: 64, 128 or 256 threads (2, 4 or 8 groups of 4 rows); column walks from 128.
+  const FilterTunables p{FilterVariant::panel, 128, 1, 1, 256, true};
+  EXPECT_TRUE(p.valid()) << p;
+  FilterTunables bad = p;
+  bad.threads = 96;
+  EXPECT_FALSE(bad.valid());
+  bad.threads = 512;
+  EXPECT_FALSE(bad.valid());
+  bad = p;
+  bad.tile_z = 0;
+  EXPECT_FALSE(bad.valid());
+  FilterTunables column = p;
+  column.walk_columns = 1;  // 4 groups of 4 rows: one column of 16 float rows
+  EXPECT_TRUE(column.valid());
+  column.threads = 64;  // 2 groups: 8 rows, fewer than a column walk of 4 float vectors' rows
+  EXPECT_FALSE(column.valid());
+  column.threads = 128;
+  column.walk_columns = 3;
+  EXPECT_FALSE(column.valid());
+  bool any = false;
+  for (const auto& t : filter_candidates(2)) any = any || t.variant == FilterVariant::panel;
+  EXPECT_TRUE(any);
+  for (int dims : {1, 3})
+    for (const auto& t : filter_candidates(dims)) EXPECT_NE(t.variant, FilterVariant::panel) << dims;
+  // Walk widths: 1 and 2 where the groups tile them, else (and 0) a 16-byte vector.
+  EXPECT_TRUE(panel_walk_fits(4, 1, 4));
+  EXPECT_FALSE(panel_walk_fits(2, 1, 4));  // 64 threads: half the rows of a 128-column walk of one column
+  EXPECT_TRUE(panel_walk_fits(2, 2, 4));
+  EXPECT_TRUE(panel_walk_fits(2, 1, 2));
+  EXPECT_EQ(panel_walk_width<float>(p), 4);
+  EXPECT_EQ(panel_walk_width<double>(p), 2);
+  column.walk_columns = 1;
+  EXPECT_EQ(panel_walk_width<float>(column), 1);
+  column.walk_columns = 2;
+  column.threads = 64;
+  EXPECT_TRUE(column.valid());
+  EXPECT_EQ(panel_walk_width<float>(column), 2);
+  EXPECT_EQ(panel_walk_width<double>(column), 2);
+  EXPECT_EQ(FilterTunables::defaults_for(2).variant, FilterVariant::panel);
+  EXPECT_TRUE(FilterTunables::panel_defaults().valid());
+  // 128 threads: 4 groups of 4 rows, 16 rows a step.
+  EXPECT_EQ(panel_rows(128), 16);
+  EXPECT_EQ(panel_rows(256), 32);
+  EXPECT_EQ(panel_rows(64), 8);
+  // Pitches: odd numbers of 16-byte vectors.
+  EXPECT_EQ(panel_pitch(128, 4), 132);
+  EXPECT_EQ(panel_pitch(136, 4), 140);
+  EXPECT_EQ(panel_pitch(64, 2), 66);
+  EXPECT_EQ(panel_pitch(5, 4), 12);
+  EXPECT_EQ(panel_in_pitch<float>(128, 33), 164);  // 16 + 128 + 16 values, 40 vectors -> 41
+  EXPECT_EQ(panel_in_pitch<float>(128, 9), 140);
+  EXPECT_EQ(panel_in_pitch<double>(64, 5), 70);    // 2 + 64 + 2 values, 34 vectors -> 35
+  // Slots beyond the step's: ceil((K - 1) / S).
+  EXPECT_EQ(panel_extra_slots(33, 16), 2);
+  EXPECT_EQ(panel_extra_slots(33, 32), 1);
+  EXPECT_EQ(panel_extra_slots(9, 32), 1);
+  EXPECT_EQ(panel_extra_slots(3, 8), 1);
+  // Float K = 33: two stages of 16 rows of 164, and (2 x 2 + 1) slots of 16 rows of 132.
+  EXPECT_EQ(panel_shared_bytes<float>(p, 33), (2u * 16 * 164 + 5u * 16 * 132) * 4);
+  FilterTunables one = p;
+  one.fused = false;
+  EXPECT_EQ(panel_shared_bytes<float>(one, 33), (1u * 16 * 164 + 5u * 16 * 132) * 4);
+  // Every candidate fits the H100/H200's 227 KiB per block at K = 33, in double too.
+  const std::size_t h100 = 227 * 1024;
+  for (const auto& t : filter_candidates(2))
+    if (t.variant == FilterVariant::panel) {
+      EXPECT_LE(panel_shared_bytes<double>(t, 33), h100) << t;
+      EXPECT_LE(panel_shared_bytes<float>(t, 33), h100) << t;
+    }
 }

@@ -54,6 +54,7 @@ TEST(FilterTuningCandidates, DeviceDirectOffersTheRingShapesWhereARingKernelIsCo
   const auto ring = filter_tuning_candidates<2>(kf::gaussian_filter<2>({1.0, 1.0}), 2, MemorySpace::device, FilterMethod::direct);
   EXPECT_EQ(ring.front().variant, FilterTunables::defaults_for(2).variant);
   EXPECT_TRUE(has_variant(ring, FilterVariant::ring));
+  EXPECT_TRUE(has_variant(ring, FilterVariant::panel));  // the same length on both axes of a 2D field
   EXPECT_FALSE(has_variant(ring, FilterVariant::warp));  // the last axis filtered too
   EXPECT_TRUE(has_variant(ring, FilterVariant::streaming));
   EXPECT_TRUE(has_variant(ring, FilterVariant::direct));
@@ -68,6 +69,7 @@ TEST(FilterTuningCandidates, DeviceDirectOffersTheRingShapesWhereARingKernelIsCo
                                                 MemorySpace::device, FilterMethod::direct);
   EXPECT_TRUE(has_variant(line, FilterVariant::ring));
   EXPECT_TRUE(has_variant(line, FilterVariant::warp));
+  EXPECT_FALSE(has_variant(line, FilterVariant::panel));
   EXPECT_TRUE(has_variant(other, FilterVariant::tiled));
   EXPECT_TRUE(has_variant(other, FilterVariant::streaming));
   // Full weights run the one direct kernel, whatever the tunables.
