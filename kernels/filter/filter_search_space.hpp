@@ -60,14 +60,15 @@ inline std::vector<FilterTunables> filter_candidates(int dims) {
     for (int segment : {32, 64, 128, 256})
       for (const auto& [cells, batch] : dims == 2 ? ring_cells_batch2 : ring_cells_batch3)
         c.push_back({FilterVariant::ring, t, 1, rows, segment, true, cells, false, batch});
-  // Panel (2D): threads (groups of 4 rows), segments, one or two input stages, walks of vectors,
+  // Panel (2D): threads (groups of 4 rows), segments, one to three input stages, walks of vectors,
   // of one column or of two.
   if (dims == 2)
     for (int t : {64, 128, 256})
       for (int segment : {128, 256, 512})
-        for (bool two_stages : {true, false})
+        for (int stages : {1, 2, 3})
           for (int walk : {0, 1, 2}) {
-            FilterTunables p{FilterVariant::panel, t, 1, 1, segment, two_stages};
+            FilterTunables p{FilterVariant::panel, t, 1, 1, segment};
+            p.batch = stages;
             p.walk_columns = walk;
             if (p.valid()) c.push_back(p);
           }

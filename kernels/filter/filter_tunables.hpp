@@ -106,9 +106,9 @@ struct FilterTunables {
                          ///< bytes per output, more loads and stores; 128 or 256 threads); 2, two
                          ///< (2 V rows; a vector in double)
   // The panel variant reads threads (64, 128 or 256 per block: 32 along x by threads / 32 groups
-  // of 4 rows, panel_block.hpp), tile_z (rows per block's walk), fused (two input stages: the next
-  // step's copies in flight during the whole step; false: one, its copies in flight during the
-  // walk pass) and walk_columns.
+  // of 4 rows, panel_block.hpp), tile_z (rows per block's walk), batch (input stages, 1 to 3: the
+  // copies of the step stages - 1 ahead in flight during a step; 1: the next step's in flight
+  // during the walk pass) and walk_columns.
 
   /// The tiled variant's defaults: flat tiles in 2D, deeper ones in 3D (whose fused tile with
   /// radius 2 must also fit in double). What streaming tunables run where streaming does not apply.
@@ -130,15 +130,16 @@ struct FilterTunables {
     t.cells = 2;
     return t;
   }
-  /// The panel kernel's defaults, near the fastest of its H200 runs on both 2D Gaussians
-  /// (bench/results/filter_bench_h200.json): 256 threads (32 rows a step), 256-row segments, two
-  /// input stages, walks of one column.
+  /// The panel kernel's defaults, the best of its H200 run for both 2D Gaussians together
+  /// (bench/results/filter_bench_h200.json: sigma 1 85.9% of copy, the fastest; sigma 4 46.7%,
+  /// the fastest 49.9% with one stage): 256 threads (32 rows a step), 128-row segments, two input
+  /// stages, walks of one column.
   static FilterTunables panel_defaults() {
     FilterTunables t;
     t.variant = FilterVariant::panel;
     t.threads = 256;
-    t.tile_z = 256;
-    t.fused = true;
+    t.tile_z = 128;
+    t.batch = 2;
     t.walk_columns = 1;
     return t;
   }
@@ -182,7 +183,7 @@ struct FilterTunables {
     if (variant == FilterVariant::fft) return fft_tile >= 0;
     if (variant == FilterVariant::warp) return threads >= 32 && threads <= max_warp_threads && threads % 32 == 0 && (cells == 2 || cells == 4);
     if (variant == FilterVariant::panel)
-      return (threads == 64 || threads == 128 || threads == 256) && tile_z >= 1 &&
+      return (threads == 64 || threads == 128 || threads == 256) && tile_z >= 1 && batch >= 1 && batch <= 3 &&
              (walk_columns == 0 || walk_columns == 2 || (walk_columns == 1 && threads >= 128));
     if (variant == FilterVariant::ring)
       return threads >= 32 && threads <= max_unrolled_threads && threads % 32 == 0 && tile_y >= 1 && threads % tile_y == 0 && tile_z >= 1 &&
@@ -205,7 +206,7 @@ inline std::ostream& operator<<(std::ostream& os, const FilterTunables& t) {
     os << ",threads=" << t.threads << ",rows=" << t.tile_y << ",segment=" << t.tile_z << ",cells=" << t.cells << ",batch=" << t.batch;
   if (t.variant == FilterVariant::warp) os << ",threads=" << t.threads << ",cells=" << t.cells;
   if (t.variant == FilterVariant::panel)
-    os << ",threads=" << t.threads << ",segment=" << t.tile_z << ",stages=" << (t.fused ? 2 : 1) << (t.walk_columns == 1 ? ",walk=column" : t.walk_columns == 2 ? ",walk=pair" : "");
+    os << ",threads=" << t.threads << ",segment=" << t.tile_z << ",stages=" << t.batch << (t.walk_columns == 1 ? ",walk=column" : t.walk_columns == 2 ? ",walk=pair" : "");
   if (t.variant == FilterVariant::fft)
     os << ",tile=" << (t.fft_tile > 0 ? std::to_string(t.fft_tile) : std::string("default")) << (t.fft_flow_graph ? ",flow_graph" : "");
   return os << ')';

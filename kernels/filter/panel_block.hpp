@@ -7,12 +7,12 @@
 // X = 32 V columns (V values of T per 16-byte vector) and walks a segment of y, S = G C rows per
 // step (C = panel_cells = 4). Shared memory, in values of T:
 //   stage  stages x S x in_pitch     a step's input rows with their x halo (P values before, P
-//                                    after), copied in asynchronously one step ahead (2 stages)
-//                                    or during the walk pass (1 stage)
-//   mid    (2n + 1) x S x mid_pitch  the x pass of the last n + 1 steps, n = ceil((K - 1) / S):
-//                                    a cyclic buffer of n + 1 slots whose first n are written
-//                                    twice (at i and n + 1 + i), so that the walk's window of
-//                                    S + K - 1 rows is contiguous
+//                                    after), copied in asynchronously stages - 1 steps ahead
+//                                    (1 stage: during the walk pass)
+//   mid    ((n + 1) S + K - 1)       the x pass of the last n + 1 steps, n = ceil((K - 1) / S):
+//            x mid_pitch             a cyclic buffer of (n + 1) S rows whose first K - 1 are
+//                                    written twice (at i and (n + 1) S + i), so that the walk's
+//                                    window of S + K - 1 rows is contiguous
 // Each thread computes the x pass of one run of V C consecutive outputs of one row and the walk
 // pass of C consecutive outputs of its V columns, both as accumulators in registers: every staged
 // or intermediate value is loaded from shared memory once per thread that needs it, so a pass
@@ -79,9 +79,9 @@ GRIDFLOW_HOST_DEVICE constexpr int panel_in_pitch(int x, int k) {
 template <class T>
 std::size_t panel_shared_bytes(const FilterTunables& t, int k) {
   constexpr int v = ring_vector<T>, x = panel_threads_x * v;
-  const int rows = panel_rows(t.threads), stages = t.fused ? 2 : 1;
-  const std::size_t stage = std::size_t(stages) * rows * panel_in_pitch<T>(x, k);
-  const std::size_t mid = std::size_t(2 * panel_extra_slots(k, rows) + 1) * rows * panel_pitch(x, v);
+  const int rows = panel_rows(t.threads);
+  const std::size_t stage = std::size_t(t.batch) * rows * panel_in_pitch<T>(x, k);
+  const std::size_t mid = std::size_t((panel_extra_slots(k, rows) + 1) * rows + k - 1) * panel_pitch(x, v);
   return (stage + mid) * sizeof(T);
 }
 

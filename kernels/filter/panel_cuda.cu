@@ -4,8 +4,8 @@
 // A block walks its segment of y S rows per step, x step u filtering the input rows
 // u S - R ... u S - R + S - 1 of the segment (R = K / 2) and walk step s = u - n, after it, the
 // outputs s S ... s S + S - 1, whose inputs are the x steps s ... s + n. Two barriers a step:
-//   copy  the rows of x step u + 1 (two stages: issued before x step u; one stage: after it,
-//         during the walk pass), global -> shared, asynchronously: one 16-byte vector per thread
+//   copy  the rows of x step u + stages - 1, issued before x step u (one stage: those of x step
+//         u + 1, after it, during the walk pass), global -> shared, asynchronously: one 16-byte vector per thread
 //         and row, the x halo as whole vectors too, in blocks whose values all lie inside the
 //         array (PanelBlock::interior: all but the edges' blocks); elsewhere value by value
 //         mapped by the mode where a vector leaves the array;
@@ -64,6 +64,7 @@ __device__ __forceinline__ void panel_walk(const RingArgs<T, 2>& a, const PanelB
   constexpr int NX = (D0 + CX + K - 1 + V - 1) / V;  // vectors of a thread's x window
   constexpr int HV = 2 * P / V;                      // vectors of a staged row's x halo
   constexpr int n = panel_extra_slots(K, S), m = n + 1;
+  constexpr int D = K - 1;  // rows of the cyclic buffer's start written twice, past its end
   constexpr int IP = panel_in_pitch<T>(X, K), MP = panel_pitch(X, V);
   constexpr int stage_values = S * IP, slot_values = S * MP;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -149,15 +150,15 @@ __device__ __forceinline__ void panel_walk(const RingArgs<T, 2>& a, const PanelB
 #pragma unroll
         for (int c = 0; c < CX; ++c) acc[c] = a.cval;
     }
-    const int logical = u % m;
-    T* const d = mid + logical * slot_values + xr * MP + xq * CX;
+    const int row = u % m * S + xr;  // in the cyclic buffer of m S rows
+    T* const d = mid + row * MP + xq * CX;
 #pragma unroll
     for (int q = 0; q < CX / V; ++q) {
       T s[V];
 #pragma unroll
       for (int e = 0; e < V; ++e) s[e] = acc[q * V + e];
       store_vector(d + q * V, s);
-      if (logical < n) store_vector(d + m * slot_values + q * V, s);
+      if (row < D) store_vector(d + m * slot_values + q * V, s);
     }
   };
 
@@ -208,26 +209,33 @@ __device__ __forceinline__ void panel_walk(const RingArgs<T, 2>& a, const PanelB
     }
   };
 
-  const bool two = a.stages == 2;
-  copy_step(0, 0);
-  __pipeline_commit();
+  // Stages: x step u's rows are in slot u % stages, copied stages - 1 steps ahead (one stage:
+  // during the walk pass of the step before).
+  const int stages = a.stages;
+  for (int i = 0; i < (stages > 1 ? stages - 1 : 1); ++i) {
+    if (i < xsteps) copy_step(i, i);
+    __pipeline_commit();
+  }
+  int slot = 0;
 #pragma unroll 1
   for (int u = 0; u < xsteps; ++u) {
-    // Two stages: the other slot was last read by x step u - 1, before the barrier after it.
-    if (two) {
-      if (u + 1 < xsteps) copy_step(u + 1, (u + 1) & 1);
+    if (stages > 1) {  // the slot it fills was last read by x step u - 1, before the barrier after it
+      const int ahead = u + stages - 1, to = slot == 0 ? stages - 1 : slot - 1;
+      if (ahead < xsteps) copy_step(ahead, to);
       __pipeline_commit();
-      __pipeline_wait_prior(1);
+      if (stages == 2) __pipeline_wait_prior(1);
+      else __pipeline_wait_prior(2);
     } else {
       __pipeline_wait_prior(0);
     }
-    __syncthreads();  // step u's rows are in; walk step u - 1 - n has read the ring slot x step u writes
-    x_step(u, two ? u & 1 : 0);
+    __syncthreads();  // step u's rows are in; walk step u - 1 - n has read the ring rows x step u writes
+    x_step(u, slot);
     __syncthreads();
-    if (!two && u + 1 < xsteps) {
+    if (stages == 1 && u + 1 < xsteps) {
       copy_step(u + 1, 0);
       __pipeline_commit();
     }
+    slot = slot + 1 == stages ? 0 : slot + 1;
     if (u >= n) walk_step(u - n);
   }
 }
@@ -280,7 +288,7 @@ void launch_panel_cuda(const FilterTunables& tunables, mesh::FieldView<const T, 
   RingArgs<T, 2> a = ring_args<T, 2>(tunables, in, out, update, axis, e, cval);
   const long long x = panel_threads_x * ring_vector<T>;
   a.pitch = panel_in_pitch<T>(static_cast<int>(x), k);
-  a.stages = tunables.fused ? 2 : 1;
+  a.stages = tunables.batch;
   const dim3 grid(static_cast<unsigned>((a.un[0] + x - 1) / x), static_cast<unsigned>((a.un[2] + a.segment - 1) / a.segment));
   GRIDFLOW_REQUIRE((a.un[0] + x - 1) / x <= 0x7fffffffll && grid.y <= 65535, "filter panel: too many blocks along y; use longer segments");
   const std::size_t bytes = panel_shared_bytes<T>(tunables, k);

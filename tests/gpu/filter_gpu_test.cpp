@@ -60,11 +60,11 @@ std::vector<FilterTunables> variants() {
   v.push_back({FilterVariant::warp, 32, 1, 1, 7, true, 2, false, 4});
   v.push_back({FilterVariant::warp, 256, 1, 1, 1, true, 4, false, 16});
   // Panels (2D, one length on both axes; elsewhere the ring defaults): segments that do not
-  // divide the array nor by the step, one and two stages, a step of one walk group.
-  v.push_back({FilterVariant::panel, 128, 1, 1, 11, true});
-  v.push_back({FilterVariant::panel, 64, 1, 1, 8, false});
-  v.push_back({FilterVariant::panel, 128, 1, 1, 13, true, 2, false, 8, 0, false, 1});  // one column a walk
-  v.push_back({FilterVariant::panel, 64, 1, 1, 9, false, 2, false, 8, 0, false, 2});   // two
+  // divide the array nor by the step, one to three stages, walks of vectors, columns and pairs.
+  v.push_back({FilterVariant::panel, 128, 1, 1, 11, true, 2, false, 2});
+  v.push_back({FilterVariant::panel, 64, 1, 1, 8, true, 2, false, 1});
+  v.push_back({FilterVariant::panel, 128, 1, 1, 13, true, 2, false, 3, 0, false, 1});  // one column a walk
+  v.push_back({FilterVariant::panel, 64, 1, 1, 9, true, 2, false, 1, 0, false, 2});    // two
   return v;
 }
 
@@ -195,14 +195,14 @@ TYPED_TEST(FilterGpu, RingWarpAndPanelKernelsAtTheirLengthsInEveryMode) {
                                      {FilterVariant::ring, 128, 1, Dim == 3 ? 8 : 1, 19, true, 4, false, 16},
                                      {FilterVariant::warp, 64, 1, 1, 19, true, 2, false, 6},
                                      {FilterVariant::warp, 256, 1, 1, 64, true, 4, false, 16},
-                                     {FilterVariant::panel, 128, 1, 1, 19, true},
-                                     {FilterVariant::panel, 64, 1, 1, 40, false},
-                                     {FilterVariant::panel, 256, 1, 1, 128, true},
-                                     {FilterVariant::panel, 64, 1, 1, 7, true},
-                                     {FilterVariant::panel, 128, 1, 1, 19, true, 2, false, 8, 0, false, 1},
-                                     {FilterVariant::panel, 256, 1, 1, 37, false, 2, false, 8, 0, false, 1},
-                                     {FilterVariant::panel, 64, 1, 1, 23, true, 2, false, 8, 0, false, 2},
-                                     {FilterVariant::panel, 256, 1, 1, 128, false, 2, false, 8, 0, false, 2}};
+                                     {FilterVariant::panel, 128, 1, 1, 19, true, 2, false, 2},
+                                     {FilterVariant::panel, 64, 1, 1, 40, true, 2, false, 1},
+                                     {FilterVariant::panel, 256, 1, 1, 128, true, 2, false, 3},
+                                     {FilterVariant::panel, 64, 1, 1, 7, true, 2, false, 3},
+                                     {FilterVariant::panel, 128, 1, 1, 19, true, 2, false, 2, 0, false, 1},
+                                     {FilterVariant::panel, 256, 1, 1, 37, true, 2, false, 1, 0, false, 1},
+                                     {FilterVariant::panel, 64, 1, 1, 23, true, 2, false, 3, 0, false, 2},
+                                     {FilterVariant::panel, 256, 1, 1, 128, true, 2, false, 1, 0, false, 2}};
   struct Case {
     std::array<long, 3> n;
     std::array<std::vector<double>, Dim> w;

@@ -197,7 +197,7 @@ TEST(FilterTunables, PanelLengthsShapesPitchesAndSharedMemory) {
   EXPECT_EQ((panel_length<2>({mean_weights(7), mean_weights(7)})), 0);     // not compiled
   EXPECT_EQ((panel_length<3>({mean_weights(5), mean_weights(5), mean_weights(5)})), 0);
   // Valid: 64, 128 or 256 threads (2, 4 or 8 groups of 4 rows); column walks from 128.
-  const FilterTunables p{FilterVariant::panel, 128, 1, 1, 256, true};
+  const FilterTunables p{FilterVariant::panel, 128, 1, 1, 256, true, 2, false, 2};  // two stages
   EXPECT_TRUE(p.valid()) << p;
   FilterTunables bad = p;
   bad.threads = 96;
@@ -206,6 +206,11 @@ TEST(FilterTunables, PanelLengthsShapesPitchesAndSharedMemory) {
   EXPECT_FALSE(bad.valid());
   bad = p;
   bad.tile_z = 0;
+  EXPECT_FALSE(bad.valid());
+  bad = p;
+  bad.batch = 4;  // 1 to 3 stages
+  EXPECT_FALSE(bad.valid());
+  bad.batch = 0;
   EXPECT_FALSE(bad.valid());
   FilterTunables column = p;
   column.walk_columns = 1;  // 4 groups of 4 rows: one column of 16 float rows
@@ -253,11 +258,14 @@ TEST(FilterTunables, PanelLengthsShapesPitchesAndSharedMemory) {
   EXPECT_EQ(panel_extra_slots(33, 32), 1);
   EXPECT_EQ(panel_extra_slots(9, 32), 1);
   EXPECT_EQ(panel_extra_slots(3, 8), 1);
-  // Float K = 33: two stages of 16 rows of 164, and (2 x 2 + 1) slots of 16 rows of 132.
-  EXPECT_EQ(panel_shared_bytes<float>(p, 33), (2u * 16 * 164 + 5u * 16 * 132) * 4);
+  // Float K = 33: two stages of 16 rows of 164, and a ring of 3 x 16 rows of 132 with its first
+  // 32 written twice.
+  EXPECT_EQ(panel_shared_bytes<float>(p, 33), (2u * 16 * 164 + (3u * 16 + 32) * 132) * 4);
   FilterTunables one = p;
-  one.fused = false;
-  EXPECT_EQ(panel_shared_bytes<float>(one, 33), (1u * 16 * 164 + 5u * 16 * 132) * 4);
+  one.batch = 1;
+  EXPECT_EQ(panel_shared_bytes<float>(one, 33), (1u * 16 * 164 + (3u * 16 + 32) * 132) * 4);
+  // K = 9: a ring of 2 x 16 rows and 8 more.
+  EXPECT_EQ(panel_shared_bytes<float>(p, 9), (2u * 16 * 140 + (2u * 16 + 8) * 132) * 4);
   // Every candidate fits the H100/H200's 227 KiB per block at K = 33, in double too.
   const std::size_t h100 = 227 * 1024;
   for (const auto& t : filter_candidates(2))
