@@ -144,7 +144,7 @@ struct FilterTunables {
     return t;
   }
   /// The ring kernel's defaults, with tunables near the fastest of its H200 runs
-  /// (bench/results/filter_bench_h200.json) on the benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
+  /// (bench/results/filter_bench_h200_ring.json) on the benchmark's filters. A 1D signal: 256 threads walking 4 chunks of 256 vectors, 2 per step, 3
   /// steps staged (the fastest for both 1D cases on an H100). 2D: 128 threads (512 float columns)
   /// walking 64 rows, 4 per step, 3 steps staged (within 10% of the fastest for both Gaussians:
   /// 32-row segments win sigma 1 but re-read a radius-16 walk's halo once per 32 rows; 128-row
