@@ -232,25 +232,16 @@ void FilterPlan<T, Dim>::apply_device(const mesh::Field<T, Dim>& in, mesh::Field
     launch_full_cuda<T, Dim>(in.view(), out.view(), update, device_weights, m_weights.shape, e, cval, stream);
     return;
   }
-  // The warp or panel kernel where one is compiled for the weights and fits; else the ring defaults.
+  // The panel or warp kernel (2D) where one is compiled for the weights and fits; else the ring defaults.
   FilterTunables asked = m_tunables;
-  if (asked.variant == FilterVariant::panel) {
+  if (asked.variant == FilterVariant::panel || asked.variant == FilterVariant::warp) {
     if constexpr (Dim == 2) {
-      const int k = panel_length<Dim>(m_weights.axis);
-      if (k != 0 && panel_shared_bytes<T>(asked, k) <= m_scratch->shared_bytes) {
-        m_path = "panel";
-        launch_panel_cuda<T>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
-        return;
-      }
-    }
-    asked = FilterTunables::ring_defaults_for(Dim);
-  }
-  if (asked.variant == FilterVariant::warp) {
-    if constexpr (Dim == 2) {
-      const int k = warp_length<Dim>(m_weights.axis);
-      if (k != 0 && warp_shared_bytes<T>(asked, k) <= m_scratch->shared_bytes) {
-        m_path = "warp";
-        launch_warp_cuda<T>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+      const bool panel = asked.variant == FilterVariant::panel;
+      const int k = panel ? panel_length<Dim>(m_weights.axis) : warp_length<Dim>(m_weights.axis);
+      if (k != 0 && (panel ? panel_shared_bytes<T>(asked, k) : warp_shared_bytes<T>(asked, k)) <= m_scratch->shared_bytes) {
+        m_path = panel ? "panel" : "warp";
+        if (panel) launch_panel_cuda<T>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
+        else launch_warp_cuda<T>(asked, in.view(), out.view(), update, m_weights.axis, e, cval, stream);
         return;
       }
     }
