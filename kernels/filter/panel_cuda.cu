@@ -5,10 +5,10 @@
 // u S - R ... u S - R + S - 1 of the segment (R = K / 2) and walk step s = u - n, after it, the
 // outputs s S ... s S + S - 1, whose inputs are the x steps s ... s + n. Two barriers a step:
 //   copy  the rows of x step u + stages - 1, issued before x step u (one stage: those of x step
-//         u + 1, after it, during the walk pass), global -> shared, asynchronously: one 16-byte vector per thread
-//         and row, the x halo as whole vectors too, in blocks whose values all lie inside the
-//         array (PanelBlock::interior: all but the edges' blocks); elsewhere value by value
-//         mapped by the mode where a vector leaves the array;
+//         u + 1, after it, during the walk pass), global -> shared, asynchronously: one 16-byte
+//         vector per thread and row, the x halo as whole vectors too, in blocks whose values all
+//         lie inside the array (PanelBlock::interior: all but the edges' blocks); elsewhere value
+//         by value mapped by the mode where a vector leaves the array;
 //   x     each thread one run of V C consecutive outputs of one row: each staged value loaded
 //         once, a product or an FMA into each output it reaches; into the mid ring;
 //   walk  each thread V C / W consecutive outputs of its W columns (W = 1, 2 or V) from
@@ -126,7 +126,8 @@ __device__ __forceinline__ void panel_walk(const RingArgs<T, 2>& a, const PanelB
     }
   };
 
-  // The x pass of x step u from stage slot `slot` into its ring slot (and the slot's copy).
+  // The x pass of x step u from stage slot `slot` into its rows of the ring (the ring's first
+  // K - 1 rows also into their copy past its end).
   const int xr = tid % S, xq = tid / S;  // this thread's row of the step and run along the row
   const auto x_step = [&](int u, int slot) {
     const T* const src = stage + slot * stage_values + xr * IP + xq * CX;
@@ -162,8 +163,8 @@ __device__ __forceinline__ void panel_walk(const RingArgs<T, 2>& a, const PanelB
     }
   };
 
-  // The walk pass of walk step s: each thread RW consecutive outputs of its W columns (W V / W
-  // of them a row: one vector, two values, or one), from RW + K - 1 rows of the ring.
+  // The walk pass of walk step s: each thread RW = V C / W consecutive outputs of its W columns
+  // (a vector, two or one), from RW + K - 1 rows of the ring.
   constexpr int RW = V * C / W, XW = X / W;
   const int wc = (tid % XW) * W, wg = tid / XW;
   const long long out_stride = a.out.stride[1], left0 = uend0 - o0 - wc;
