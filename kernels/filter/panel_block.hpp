@@ -14,10 +14,11 @@
 //                                    written twice (at i and (n + 1) S + i), so that the walk's
 //                                    window of S + K - 1 rows is contiguous
 // Each thread computes the x pass of one run of V C consecutive outputs of one row and the walk
-// pass of C consecutive outputs of its V columns, both as accumulators in registers: every staged
-// or intermediate value is loaded from shared memory once per thread that needs it, so a pass
-// costs one product or FMA per weight and output and about (C + K - 1) / C loads per C outputs,
-// with no register window to shift (the ring variant's cost at K = 33).
+// pass of V C / W consecutive outputs of its W columns (W = 1, 2 or V), both as accumulators in
+// registers: every staged or intermediate value is loaded from shared memory once per thread
+// that needs it, so a pass costs one product or FMA per weight and output and about
+// (R + K - 1) / R loads per R outputs of a run, with no register window to shift (the ring
+// variant's cost at K = 33).
 #include <array>
 #include <cstddef>
 #include <vector>
