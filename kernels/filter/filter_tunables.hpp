@@ -40,8 +40,8 @@ enum class FilterVariant {
   /// Panels (2D, one length K of 3, 5, 9 or 33 on both axes): blocks of 32 x G threads walk
   /// their segment of y 4 G rows per step; each step's rows are copied once into shared memory
   /// asynchronously, each thread computes the x pass of 4 V consecutive outputs of one row into a
-  /// shared ring of intermediate rows and the walk pass of 4 consecutive outputs of its V columns
-  /// (or 4 V of one column) from it, both accumulated in registers (panel_block.hpp).
+  /// shared ring of intermediate rows and the walk pass of 4 V / W consecutive outputs of its W
+  /// columns (W = V, 1 or 2) from it, both accumulated in registers (panel_block.hpp).
   /// Other filters run the ring defaults.
   panel,
   /// FFT tiles (fft_correlate.hpp): the global array cut into tiles of `fft_tile` outputs per
@@ -71,8 +71,6 @@ inline const char* to_string(FilterVariant v) {
 constexpr int max_unrolled_threads = 512;
 /// The most threads per block of the warp kernel.
 constexpr int max_warp_threads = 512;
-/// The most threads per block of the panel kernel (compiled for 256: registers per thread).
-constexpr int max_panel_threads = 256;
 
 struct FilterTunables {
   FilterVariant variant = FilterVariant::tiled;
