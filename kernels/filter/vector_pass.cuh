@@ -59,7 +59,7 @@ __device__ inline void load_vector(T (&d)[V], const T* s) {
 template <class T, int W>
 __device__ inline void load_values(T (&d)[W], const T* s) {
   if constexpr (W == 1) d[0] = *s;
-  else unpack_vector<T, W>(*reinterpret_cast<const typename VectorOf<T, W>::type*>(s), d);
+  else load_vector<T, W>(d, s);
 }
 template <class T, int W>
 __device__ inline void store_values(T* d, const T (&s)[W]) {
