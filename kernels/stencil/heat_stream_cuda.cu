@@ -104,11 +104,15 @@ __device__ __noinline__ Pack<T, V> ring_values(HeatRingView<T> ring, int s, int 
 /// the values are the chain's); a lane's later rows of a level have higher keys than its first.
 /// Interior: every point the warp computes is active (strip_inside, segment_inside), so no point
 /// keeps its value and none is a boundary point; the selects and the ring's tests drop out.
-template <bool Watch, bool Interior, class T, int KMAX, int V>
+/// Exact: g.steps == KMAX. No level is then behind a test of its own, so a row's levels are one
+/// block of straight-line code, and the row loop is unrolled by 3: each level's rows r - 1, r and
+/// r + 1 then rotate through three sets of registers instead of being copied down once a row.
+template <bool Watch, bool Interior, bool Exact, class T, int KMAX, int V>
 __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __restrict__ out, long long pitch,
                                                const StreamGeometry& g, const HeatRingView<T>& ring, T cx, T cy,
                                                const core::NonFiniteWatch& watch, int strip, int segment, int lane) {
-  const int K = g.steps;
+  constexpr int unroll = Exact && !Watch ? 3 : 1;  // the Watch stream is rare: kept short
+  const int K = Exact ? KMAX : g.steps;
   const int out_x0 = strip_out_x0(g, V, strip);
   const int out_x1 = min(out_x0 + strip_columns(g, V), g.nx) - 1;
   const int c0 = lane * V;  // this lane's first column within the strip
@@ -138,6 +142,7 @@ __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __re
   const T* src = in + static_cast<long long>(y_begin) * pitch + x0;
   T ahead[V];
   load_row<T, V>(src, y_begin >= g.ry0 && y_begin <= g.ry1, readable, ahead);
+#pragma unroll unroll
   for (int y = y_begin; y <= y_end; ++y) {
     T row[V];
 #pragma unroll
@@ -224,7 +229,7 @@ __device__ __forceinline__ bool stream_segment(const T* __restrict__ in, T* __re
 // NaN), so one that appears at a point of the update box is written there by the warp whose output
 // holds it, which then streams its segment again with a check at every exact value to find the first
 // step and point (the values are the same). One outside the update box is another launch's output.
-template <class T, int KMAX, int V>
+template <class T, int KMAX, int V, bool Exact>
 __global__ void __launch_bounds__(warp_size* warps_per_block)
     heat_stream_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, StreamGeometry g,
                        HeatRingView<T> ring, T cx, T cy, core::NonFiniteWatch watch) {
@@ -236,14 +241,14 @@ __global__ void __launch_bounds__(warp_size* warps_per_block)
       segment - g.inner_segment0 < g.inner_segments)
     return;  // an interior warp: heat_stream_interior_kernel's
   const bool non_finite =
-      stream_segment<false, false, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
+      stream_segment<false, false, Exact, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
   if (__any_sync(full_warp, non_finite) && watch.slot)
-    stream_segment<true, false, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
+    stream_segment<true, false, Exact, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
 }
 
 // The rectangle of interior warps, in a kernel of its own: without the selects, the ring and the
 // moving boundary it needs fewer registers than the general stream, so more of its warps share an SM.
-template <class T, int KMAX, int V>
+template <class T, int KMAX, int V, bool Exact>
 __global__ void __launch_bounds__(warp_size* warps_per_block)
     heat_stream_interior_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, StreamGeometry g,
                                 T cx, T cy, core::NonFiniteWatch watch) {
@@ -253,9 +258,9 @@ __global__ void __launch_bounds__(warp_size* warps_per_block)
   if (segment >= g.inner_segment0 + g.inner_segments) return;  // whole warps
   const HeatRingView<T> no_ring{};  // no boundary point inside
   const bool non_finite =
-      stream_segment<false, true, T, KMAX, V>(in, out, pitch, g, no_ring, cx, cy, watch, strip, segment, lane);
+      stream_segment<false, true, Exact, T, KMAX, V>(in, out, pitch, g, no_ring, cx, cy, watch, strip, segment, lane);
   if (__any_sync(full_warp, non_finite) && watch.slot)
-    stream_segment<true, true, T, KMAX, V>(in, out, pitch, g, no_ring, cx, cy, watch, strip, segment, lane);
+    stream_segment<true, true, Exact, T, KMAX, V>(in, out, pitch, g, no_ring, cx, cy, watch, strip, segment, lane);
 }
 
 /// The rectangle of interior warps: strip_inside and segment_inside each hold on an interval, as a
@@ -307,14 +312,16 @@ void launch(const T* src, T* dst, long long pitch, StreamGeometry g, const HeatR
   };
   const long long all = static_cast<long long>(g.strips) * g.segments;
   const long long inner = static_cast<long long>(g.inner_strips) * g.inner_segments;
+  const bool exact = g.steps == KMAX;
   const auto general = [&](StreamHandle on) {
-    heat_stream_kernel<T, KMAX, V>
-        <<<blocks_of(all), warp_size * warps_per_block, 0, on>>>(src, dst, pitch, g, ring, cx, cy, watch);
+    const auto kernel = exact ? heat_stream_kernel<T, KMAX, V, true> : heat_stream_kernel<T, KMAX, V, false>;
+    kernel<<<blocks_of(all), warp_size * warps_per_block, 0, on>>>(src, dst, pitch, g, ring, cx, cy, watch);
   };
   if (inner == 0) return general(stream);
   const auto interior = [&] {
-    heat_stream_interior_kernel<T, KMAX, V>
-        <<<blocks_of(inner), warp_size * warps_per_block, 0, stream>>>(src, dst, pitch, g, cx, cy, watch);
+    const auto kernel =
+        exact ? heat_stream_interior_kernel<T, KMAX, V, true> : heat_stream_interior_kernel<T, KMAX, V, false>;
+    kernel<<<blocks_of(inner), warp_size * warps_per_block, 0, stream>>>(src, dst, pitch, g, cx, cy, watch);
   };
   if (inner == all) return interior();
   std::unique_lock<std::mutex> lock;
