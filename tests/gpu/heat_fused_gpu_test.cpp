@@ -38,8 +38,9 @@ std::string precision_of(std::size_t bytes) { return bytes == 4 ? "precision=flo
 /// Every fused configuration of the space, k = its fused steps (which runs the streaming kernel's
 /// instances compiled for exactly k levels) and 3 steps (the instances taking fewer levels than
 /// they hold), on a field over `owned` with `ghost` layers and the grid's interior `active`,
-/// against the host oracle. The update box: `active` on a one-rank grid (`whole_grid`), else what a rank writes when its ghosts
-/// are valid `shrink` steps less deep than the ghost width: the ghosted box shrunk by k + shrink.
+/// against the host oracle. The update box: `active` on a one-rank grid (`whole_grid`), else what
+/// a rank writes when its ghosts are valid `shrink` steps less deep than the ghost width: the
+/// ghosted box shrunk by k + shrink.
 template <class T>
 void expect_space_matches_oracle(const mesh::Box<2>& owned, int ghost, const mesh::Box<2>& active, bool whole_grid,
                                  int shrink = 0) {
