@@ -246,10 +246,17 @@ __global__ void __launch_bounds__(warp_size* warps_per_block)
     stream_segment<true, false, Exact, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
 }
 
+/// Blocks an SM the interior kernel is compiled for. The exact float instances of 32 values of
+/// state a lane (K 8, V 4; K 16, V 2) take 136 and 164 registers uncapped; capped at 4 blocks (128
+/// registers, 60 and 36 B spilled) they run faster: 1651-1653 -> 1730-1733 Gcell/s at K 8, V 4 on
+/// an H200. K 4, V 8 would spill 146 B.
+template <class T, int KMAX, int V, bool Exact>
+constexpr int interior_min_blocks = sizeof(T) == 4 && Exact && KMAX * V == 32 && V <= 4 ? 4 : 1;
+
 // The rectangle of interior warps, in a kernel of its own: without the selects, the ring and the
 // moving boundary it needs fewer registers than the general stream, so more of its warps share an SM.
 template <class T, int KMAX, int V, bool Exact>
-__global__ void __launch_bounds__(warp_size* warps_per_block)
+__global__ void __launch_bounds__(warp_size* warps_per_block, (interior_min_blocks<T, KMAX, V, Exact>))
     heat_stream_interior_kernel(const T* __restrict__ in, T* __restrict__ out, long long pitch, StreamGeometry g,
                                 T cx, T cy, core::NonFiniteWatch watch) {
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / warp_size);
