@@ -246,8 +246,8 @@ __global__ void __launch_bounds__(warp_size* warps_per_block)
     stream_segment<true, false, Exact, T, KMAX, V>(in, out, pitch, g, ring, cx, cy, watch, strip, segment, lane);
 }
 
-/// Blocks an SM the interior kernel is compiled for. The exact float instances of 32 values of
-/// state a lane (K 8, V 4; K 16, V 2) take 136 and 164 registers uncapped; capped at 4 blocks (128
+/// Blocks an SM the interior kernel is compiled for. The exact float instances with K V = 32 and
+/// V <= 4 (K 8, V 4; K 16, V 2) take 136 and 164 registers uncapped; capped at 4 blocks (128
 /// registers, 60 and 36 B spilled) they run faster: 1651-1653 -> 1730-1733 Gcell/s at K 8, V 4 on
 /// an H200. K 4, V 8 would spill 146 B.
 template <class T, int KMAX, int V, bool Exact>
