@@ -48,7 +48,10 @@ autotune::SearchSpace jacobi_cuda_space(std::size_t value_bytes, int max_fused_s
   const kernels::stencil::JacobiCudaParams d;
   const bool fuses = max_fused_sweeps > 1;
   std::vector<int> block_y{1, 2, 4, 8};
-  if (fuses) block_y.push_back(16);  // tall fused tiles
+  if (fuses) {  // tall fused tiles; 32: a row a thread (the rows kernel's best float shape at 3 sweeps)
+    block_y.push_back(16);
+    block_y.push_back(32);
+  }
   autotune::SearchSpace space;
   space.add(autotune::Parameter::integers("block_x", {32, 64, 128, 256}, d.block_x))
       .add(autotune::Parameter::integers("block_y", block_y, d.block_y))

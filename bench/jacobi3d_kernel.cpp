@@ -46,7 +46,8 @@ std::vector<kernels::stencil::JacobiCudaParams> fused_shapes(const std::vector<i
     return {p};
   }
   for (const int bx : {32, 64, 128})
-    for (const auto& [by, cy] : {std::pair{8, 2}, std::pair{4, 4}, std::pair{8, 4}, std::pair{16, 2}})
+    for (const auto& [by, cy] : {std::pair{16, 1}, std::pair{32, 1}, std::pair{8, 2}, std::pair{4, 4}, std::pair{8, 4},
+                                 std::pair{16, 2}})
       for (const int chunk : {64, 128}) {
         kernels::stencil::JacobiCudaParams p;
         p.block_x = bx;

@@ -1,5 +1,6 @@
 // Temporal blocking of the Jacobi sweep (2.5D streaming along z): K sweeps per launch, u and f read
-// once and u written once per K sweeps. jacobi_params.hpp describes the tile.
+// once and u written once per K sweeps. jacobi_params.hpp describes the tile. The rows kernel
+// (jacobi_fused_rows_cuda.cu) takes the launches it can; this kernel takes the others.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -7,49 +8,21 @@
 #include <string>
 
 #include "kernels/stencil/jacobi_cuda.hpp"
+#include "kernels/stencil/jacobi_fused_extent.cuh"
+#include "kernels/stencil/jacobi_fused_rows_cuda.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::stencil {
 
 namespace {
 
-// Sizes relative to the last sweep's update box U (its low corner is index 0 on every axis).
-// Sweep s = 0..K-1 updates U.grow(K-1-s) intersected with the active box.
-struct FusedExtent {
-  int n[3];              // U's extents
-  int a_lo[3], a_hi[3];  // the active box
-  long long sy, sz;      // strides
-  int chunk_z;           // planes of U each block writes
-};
-
-// The last sweep (0-based) that updates index x of an axis, -1 when none does: x lies in
-// U.grow(K-1-s) for s <= K-1+x and s <= n+K-2-x, and in the active range or never.
-template <int K>
-__device__ inline int last_sweep_at(int x, int n, int a_lo, int a_hi) {
-  if (x < a_lo || x > a_hi) return -1;
-  return min(K - 1 + x, n + K - 2 - x);
-}
-
-// The first and last index of an axis a launch reads: the first sweep's range grown by one.
-template <int K>
-__device__ inline int read_lo(const FusedExtent& e, int d) {
-  return max(-(K - 1), e.a_lo[d]) - 1;
-}
-template <int K>
-__device__ inline int read_hi(const FusedExtent& e, int d) {
-  return min(e.n[d] - 1 + K - 1, e.a_hi[d]) + 1;
-}
-
 // Whether the block computes only updated points where a sweep needs them: every column of its
-// tile lies in the active box and in the box the launch reads, and every plane a sweep needs
-// (z_lo - K + 1 .. z_hi + K - 1) in the active box. Uniform over the block.
+// tile lies in the active box and in the box the launch reads, and every plane a sweep needs in
+// the active box. Uniform over the block.
 template <int K>
 __device__ inline bool tile_inside(const FusedExtent& e, int x0, int y0, int rows, int z_lo, int z_hi) {
-  const auto inside = [&](int d, int lo, int hi) {
-    return lo >= max(e.a_lo[d], read_lo<K>(e, d)) && hi <= min(e.a_hi[d], read_hi<K>(e, d));
-  };
-  return inside(0, x0, x0 + static_cast<int>(blockDim.x) - 1) && inside(1, y0, y0 + rows - 1) &&
-         z_lo - K + 1 >= e.a_lo[2] && z_hi + K - 1 <= e.a_hi[2];
+  return span_inside<K>(e, 0, x0, x0 + static_cast<int>(blockDim.x) - 1) && span_inside<K>(e, 1, y0, y0 + rows - 1) &&
+         chunk_inside<K>(e, z_lo, z_hi);
 }
 
 // A block owns a tile of blockDim.x by blockDim.y * CY columns, the outputs being its inner
@@ -286,6 +259,10 @@ void launch_jacobi_fused_cuda(const JacobiCudaParams& params, int sweeps, mesh::
   const T* src = in.data + off;
   T* dst = out.data + off;
   const T* rhs = f.data + off;
+  if (launch_jacobi_fused_rows_cuda(params, sweeps, src, dst, rhs, e, k, stream)) {
+    GRIDFLOW_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   switch (sweeps) {
     case 2: dispatch_rows<T, 2>(params, src, dst, rhs, e, k, stream); break;
     case 3: dispatch_rows<T, 3>(params, src, dst, rhs, e, k, stream); break;

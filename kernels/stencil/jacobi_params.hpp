@@ -16,8 +16,11 @@ namespace gridflow::kernels::stencil {
 /// each sweep's last three planes in registers and its current plane in shared memory; it writes
 /// the inner (block_x - 2k) x (block_y * cells_y - 2k) columns once. DRAM traffic per sweep falls
 /// by about k, for redundant work on the tile's rim of k points and on 2k extra planes per chunk.
-/// Its shape is block_x, block_y, cells_y and chunk_z; cells_z, cells_x and shared_tile are the
-/// single sweep's.
+/// Where it can (k = 2, 3, 4; cells_y 1 or 2; block_x 32, 64 or 128; even strides; a block within
+/// its registers and shared memory), the rows kernel takes the launch instead: each thread then
+/// owns 2 adjacent columns of cells_y adjacent rows, so the tile is 2 block_x columns wide
+/// (jacobi_fused_rows_cuda.cu). Its shape is block_x, block_y, cells_y and chunk_z; cells_z,
+/// cells_x and shared_tile are the single sweep's.
 struct JacobiCudaParams {
   int block_x = 32;       ///< threads along x (unit stride); multiples of 32 keep loads coalesced
   int block_y = 8;        ///< threads along y
