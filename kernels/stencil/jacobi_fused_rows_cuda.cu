@@ -119,9 +119,8 @@ __device__ __forceinline__ void stream_rows(const T* __restrict__ in, T* __restr
         T next[CY][V];
         const bool taken = !z_tests || (p >= take_lo[z_tests ? l : 0] && p <= take_hi[z_tests ? l : 0]);
         if (taken) {  // uniform over the block
-          Pair<T> south, north;
-          south = *reinterpret_cast<const Pair<T>*>(stored + rows_index<K, W>(-1, 0, l, 0));
-          north = *reinterpret_cast<const Pair<T>*>(stored + rows_index<K, W>(CY, 0, l, 0));
+          const Pair<T> south = *reinterpret_cast<const Pair<T>*>(stored + rows_index<K, W>(-1, 0, l, 0));
+          const Pair<T> north = *reinterpret_cast<const Pair<T>*>(stored + rows_index<K, W>(CY, 0, l, 0));
 #pragma unroll
           for (int c = 0; c < CY; ++c) {
             const T* const s = stored + rows_index<K, W>(c, 0, l, 0);
