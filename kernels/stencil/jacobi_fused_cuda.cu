@@ -184,25 +184,6 @@ constexpr auto fused_kernel() {
     return jacobi_fused_kernel<T, K, CY>;
 }
 
-// What a block of `kernel` may have on the current device: threads (its registers limit them) and
-// dynamic shared memory (opted in up to the device's limit). Asked once per kernel instance.
-struct FusedLimits {
-  int threads;
-  std::size_t shared_bytes;
-};
-
-template <class Kernel>
-FusedLimits fused_limits(Kernel kernel) {
-  int device = 0, optin = 0;
-  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
-  GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  cudaFuncAttributes a{};
-  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
-  const int shared = std::min(optin - static_cast<int>(a.sharedSizeBytes), static_cast<int>(JacobiCudaParams::max_fused_shared_bytes));
-  GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-  return {a.maxThreadsPerBlock, static_cast<std::size_t>(shared)};
-}
-
 template <class T, int K, int CY>
 void launch_fused(const JacobiCudaParams& p, const T* in, T* out, const T* f, const FusedExtent& e,
                   const PoissonCoefficients<T>& k, StreamHandle stream) {

@@ -1,7 +1,14 @@
 #pragma once
-// The boxes of one launch of K fused Jacobi sweeps, and which points its sweeps update: shared by
-// the fused kernels (jacobi_fused_cuda.cu, jacobi_fused_rows_cuda.cu). CUDA only.
+// The boxes of one launch of K fused Jacobi sweeps, which points its sweeps update, and what a
+// block of a fused kernel may have: shared by the fused kernels (jacobi_fused_cuda.cu,
+// jacobi_fused_rows_cuda.cu). CUDA only.
 #include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+
+#include "kernels/stencil/jacobi_params.hpp"
+#include "mesh/check.hpp"
 
 namespace gridflow::kernels::stencil {
 
@@ -43,6 +50,25 @@ __device__ inline bool span_inside(const FusedExtent& e, int d, int lo, int hi) 
 template <int K>
 __device__ inline bool chunk_inside(const FusedExtent& e, int z_lo, int z_hi) {
   return z_lo - K + 1 >= e.a_lo[2] && z_hi + K - 1 <= e.a_hi[2];
+}
+
+// What a block of `kernel` may have on the current device: threads (its registers limit them) and
+// dynamic shared memory (opted in up to the device's limit). Asked once per kernel instance.
+struct FusedLimits {
+  int threads;
+  std::size_t shared_bytes;
+};
+
+template <class Kernel>
+FusedLimits fused_limits(Kernel kernel) {
+  int device = 0, optin = 0;
+  GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
+  GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes a{};
+  GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+  const int shared = std::min(optin - static_cast<int>(a.sharedSizeBytes), static_cast<int>(JacobiCudaParams::max_fused_shared_bytes));
+  GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+  return {a.maxThreadsPerBlock, static_cast<std::size_t>(shared)};
 }
 
 }  // namespace gridflow::kernels::stencil

@@ -17,7 +17,6 @@
 
 #include "kernels/stencil/jacobi_fused_extent.cuh"
 #include "kernels/stencil/jacobi_fused_rows_cuda.hpp"
-#include "mesh/check.hpp"
 
 namespace gridflow::kernels::stencil {
 
@@ -68,7 +67,7 @@ __device__ __forceinline__ void stream_rows(const T* __restrict__ in, T* __restr
     }
   // The steps at which sweep l is taken (z_tests): plane p - l - 1 needed by the block and updated
   // by sweep l (last_sweep_at(z) >= l).
-  int take_lo[z_tests ? K : 1], take_hi[z_tests ? K : 1];
+  int take_lo[K], take_hi[K];
   if (z_tests) {
 #pragma unroll
     for (int l = 0; l < K; ++l) {
@@ -117,7 +116,7 @@ __device__ __forceinline__ void stream_rows(const T* __restrict__ in, T* __restr
         const T(&below)[CY][V] = level[l][u];
         const T(&centre)[CY][V] = level[l][1 - u];
         T next[CY][V];
-        const bool taken = !z_tests || (p >= take_lo[z_tests ? l : 0] && p <= take_hi[z_tests ? l : 0]);
+        const bool taken = !z_tests || (p >= take_lo[l] && p <= take_hi[l]);
         if (taken) {  // uniform over the block
           const Pair<T> south = *reinterpret_cast<const Pair<T>*>(stored + rows_index<K, W>(-1, 0, l, 0));
           const Pair<T> north = *reinterpret_cast<const Pair<T>*>(stored + rows_index<K, W>(CY, 0, l, 0));
@@ -242,27 +241,14 @@ __global__ void jacobi_fused_rows_kernel(const T* __restrict__ in, T* __restrict
 template <class T, int K, int CY, int BX>
 bool launch_rows(const JacobiCudaParams& p, const T* in, T* out, const T* f, const FusedExtent& e,
                  const PoissonCoefficients<T>& k, StreamHandle stream) {
-  struct Limits {
-    int threads, shared_bytes;
-  };
   const auto kernel = jacobi_fused_rows_kernel<T, K, CY, BX>;
-  static const Limits limits = [&] {
-    int device = 0, optin = 0;
-    GRIDFLOW_CUDA_CHECK(cudaGetDevice(&device));
-    GRIDFLOW_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-    cudaFuncAttributes a{};
-    GRIDFLOW_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
-    return Limits{a.maxThreadsPerBlock, optin};
-  }();
+  static const FusedLimits limits = fused_limits(kernel);
   constexpr int W = BX * V;
   const int rows = p.block_y * CY;
   const std::size_t shared = static_cast<std::size_t>(2 * K * W) * (rows + 2) * sizeof(T);
   const auto parity = [](const T* q) { return static_cast<int>(reinterpret_cast<std::uintptr_t>(q) / sizeof(T) % V); };
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 && parity(out) == parity(in) &&
-                       parity(f) == parity(in) && e.sy % V == 0 && e.sz % V == 0;
-  if (!aligned || shared > static_cast<std::size_t>(limits.shared_bytes) || p.block_x * p.block_y > limits.threads)
-    return false;
+  const bool aligned = parity(out) == parity(in) && parity(f) == parity(in) && e.sy % V == 0 && e.sz % V == 0;
+  if (!aligned || shared > limits.shared_bytes || p.block_x * p.block_y > limits.threads) return false;
   // The first tile's first column, U's -K - x_shift, at an even place in memory.
   const int x_shift = ((parity(in) - K) % V + V) % V;
   const int out_x = W - 2 * K, out_y = rows - 2 * K;
