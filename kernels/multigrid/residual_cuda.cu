@@ -1,16 +1,20 @@
 #include "kernels/core/for_each_cuda.cuh"
+#include "kernels/multigrid/column_sums_cuda.cuh"
 #include "kernels/multigrid/residual_cuda.hpp"
 
 namespace gridflow::kernels::multigrid {
 
 namespace {
 
+// A column-walk op (column_map_cuda): a batch of planes' residuals read before any is stored.
 template <class T>
 struct Residual {
   mesh::FieldView<const T, 3> u, f;
   mesh::FieldView<T, 3> r;
   PoissonCoefficients<T> c;
-  __device__ void operator()(long long i, long long j, long long k) const { r(i, j, k) = residual_at(u, f, i, j, k, c); }
+  using Value = T;
+  __device__ T value(long long i, long long j, long long k) const { return residual_at(u, f, i, j, k, c); }
+  __device__ void store(long long i, long long j, long long k, T v) const { r(i, j, k) = v; }
 };
 
 template <class T>
@@ -26,7 +30,7 @@ struct Laplacian {
 template <class T>
 void residual_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> r,
                    const mesh::Box<3>& box, const PoissonCoefficients<T>& c, StreamHandle stream) {
-  core::for_each_cuda(box, Residual<T>{u, f, r, c}, stream);
+  column_map_cuda(box, Residual<T>{u, f, r, c}, stream);
 }
 
 template <class T>
