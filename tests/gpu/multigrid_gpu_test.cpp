@@ -128,6 +128,9 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
   expect_same<T>({u, coarse}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], coarse_box, s); }, "restriction");
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s); }, "prolongation");
+  const Box<3> odd_rows{{2, 1, 2}, {68, 37, 25}};  // rows start on an even point and end on a lone one
+  expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], odd_rows, s); },
+                 "prolongation of odd rows");
   // Semi-coarsening: x and z halved, y kept (coarse J is fine J, so the coarse field spans fine y).
   mg::Coarsening xz;
   xz.shift[1] = 0;
