@@ -122,7 +122,12 @@ std::unique_ptr<mesh::Field<T, 3>> MultigridHierarchy<T>::make_finest_field(cons
 
 template <class T>
 void MultigridHierarchy<T>::cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
-  cycle(0, m_options.cycle == "F", u, f);
+  cycle(0, m_options.cycle == "F", u, f, false);
+}
+
+template <class T>
+void MultigridHierarchy<T>::cycle_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+  cycle(0, m_options.cycle == "F", u, f, true);
 }
 
 template <class T>
@@ -135,15 +140,14 @@ void MultigridHierarchy<T>::full_multigrid(mesh::Field<T, 3>& u, const mesh::Fie
   restrict_residual(0, u, f);
   for (int l = 1; l < last && takes_part(l); ++l) restrict_to_coarser(l, m_levels[l]->rhs());  // residual of a zero correction
   if (takes_part(last)) {
-    mg::fill_zero(m_levels[last]->solution(), m_stream);
-    cycle(last, false, m_levels[last]->solution(), m_levels[last]->rhs());
+    cycle(last, false, m_levels[last]->solution(), m_levels[last]->rhs(), true);
   }
   for (int l = last - 1; l >= 1; --l) {
     if (!takes_part(l)) continue;
     auto& level = *m_levels[l];
     mg::fill_zero(level.solution(), m_stream);
     prolong_correction(l, level.solution());
-    cycle(l, m_options.cycle == "F", level.solution(), level.rhs());
+    cycle(l, m_options.cycle == "F", level.solution(), level.rhs(), false);
   }
   prolong_correction(0, u);
   cycle(u, f);
@@ -179,35 +183,39 @@ double MultigridHierarchy<T>::residual_norm(mesh::Field<T, 3>& u, const mesh::Fi
 }
 
 template <class T>
-void MultigridHierarchy<T>::cycle(int l, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
+void MultigridHierarchy<T>::cycle(int l, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, bool from_zero) {
   if (l + 1 == levels()) {
+    if (from_zero) mg::fill_zero(u, m_stream);
     if (m_coarse_solver)
       m_coarse_solver->solve(u, f, m_coarse_options);
     else
       mg::apply_dense_inverse(static_cast<const T*>(m_coarse_inverse.data()), f, u, m_levels[l]->updated(), m_stream);
     return;
   }
-  smooth(l, u, f, m_options.pre_smooth, false);
+  smooth(l, u, f, m_options.pre_smooth, false, from_zero);
   restrict_residual(l, u, f);
   if (takes_part(l + 1)) {
     auto& coarse = *m_levels[l + 1];
-    mg::fill_zero(coarse.solution(), m_stream);
-    cycle(l + 1, f_cycle, coarse.solution(), coarse.rhs());
+    cycle(l + 1, f_cycle, coarse.solution(), coarse.rhs(), true);
     // F-cycle: an F-cycle then a V-cycle on the coarse level (one solve where it is the coarsest).
-    if (f_cycle && l + 2 < levels()) cycle(l + 1, false, coarse.solution(), coarse.rhs());
+    if (f_cycle && l + 2 < levels()) cycle(l + 1, false, coarse.solution(), coarse.rhs(), false);
   }
   prolong_correction(l, u);
-  smooth(l, u, f, m_options.post_smooth, true);
+  smooth(l, u, f, m_options.post_smooth, true, false);
 }
 
 template <class T>
-void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first) {
+void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first,
+                                   bool from_zero) {
   auto& level = *m_levels[l];
   const auto& box = level.updated();
   const auto& k = level.coefficients();
+  const bool in_place_gauss_seidel =
+      m_options.smoother == "rbgs" && !out_of_place_gauss_seidel(m_options, level.decomposition(), u.space());
+  if (from_zero && !(in_place_gauss_seidel && sweeps > 0)) mg::fill_zero(u, m_stream);
   if (m_options.smoother == "rbgs") {
     const int first = black_first ? 1 : 0;
-    if (out_of_place_gauss_seidel(m_options, level.decomposition(), u.space())) {
+    if (!in_place_gauss_seidel) {
       mesh::Field<T, 3>* in = &u;
       mesh::Field<T, 3>* out = &level.scratch();
       for (int s = 0; s < sweeps; ++s) {
@@ -219,6 +227,10 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
     }
     for (int s = 0; s < sweeps; ++s)
       for (int colour : {first, 1 - first}) {
+        if (from_zero && s == 0 && colour == first) {
+          mg::red_black_gauss_seidel_sweep_from_zero(u, f, box, colour, k, m_stream);  // zero ghosts: no exchange
+          continue;
+        }
         level.exchange(u, 1);
         mg::red_black_gauss_seidel_sweep(u, f, box, colour, k, m_stream);
       }

@@ -45,6 +45,9 @@ class MultigridHierarchy {
   /// finest layout, see make_finest_field) is improved in place; its boundary points hold the
   /// Dirichlet values and are not changed; f is read at the owned interior points. Collective.
   void cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  /// u = 0 (all of it: the Dirichlet values of a correction), then cycle(u, f); the first
+  /// smoothing sweep starts from the zeros instead of reading them. Collective.
+  void cycle_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
 
   /// One full multigrid pass for A u = f (same fields as cycle()): the residual of u goes down to
   /// every level, the coarsest solves for its correction, and each finer level starts from the
@@ -70,8 +73,9 @@ class MultigridHierarchy {
 
  private:
   bool takes_part(int level) const { return m_levels[level] != nullptr; }
-  void cycle(int level, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
-  void smooth(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first);
+  /// from_zero: u is set to 0 first (folded into the first smoothing sweep where one can take it).
+  void cycle(int level, bool f_cycle, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, bool from_zero);
+  void smooth(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, int sweeps, bool black_first, bool from_zero);
   void restrict_residual(int level, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
   void prolong_correction(int level, mesh::Field<T, 3>& u);
   /// Restricts `fine` (level l's layout) into level l+1's right-hand side; exchanges its ghosts.

@@ -21,6 +21,14 @@ template <class T>
 void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour,
                                   const PoissonCoefficients<T>& k, StreamHandle stream);
 
+/// The first colour sweep of a cycle that starts from zero: u = 0 on its whole allocation (ghosts
+/// and padding too), then red_black_gauss_seidel_sweep(u, f, box, colour). The CUDA variant does
+/// both in one pass that reads only f (the colour's neighbours are all zero), instead of a fill
+/// and a sweep that reads u.
+template <class T>
+void red_black_gauss_seidel_sweep_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
+                                            int colour, const PoissonCoefficients<T>& k, StreamHandle stream);
+
 /// One whole red-black Gauss-Seidel sweep out of place: out = in on the ghosted boxes both share,
 /// then the points of `first` colour in `box` relaxed, then those of the other colour, each
 /// reading out. Equal, bitwise, to copying in and running red_black_gauss_seidel_sweep for both

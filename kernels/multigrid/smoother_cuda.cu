@@ -1,3 +1,4 @@
+#include "kernels/core/box_points.hpp"
 #include "kernels/core/for_each_cuda.cuh"
 #include "kernels/multigrid/column_sums_cuda.cuh"
 #include "kernels/multigrid/smoother_cuda.hpp"
@@ -39,6 +40,30 @@ struct RedBlackGaussSeidel {
   }
 };
 
+// Zero everywhere but at the points of `colour` in the box, which relax from zero neighbours:
+// the same jacobi_point of the same values (+0) as a colour sweep after a fill with zeros.
+template <class T>
+struct RedBlackFromZero {
+  mesh::FieldView<T, 3> u;
+  mesh::FieldView<const T, 3> f;
+  PoissonCoefficients<T> c;
+  core::BoxPoints<3> box;
+  int colour;
+  using Value = T;
+  __device__ bool in_box(long long i, long long j, long long k) const {
+    const long long p[3] = {i, j, k};
+    for (int d = 0; d < 3; ++d)
+      if (p[d] < box.lo[d] || p[d] >= box.lo[d] + box.n[d]) return false;
+    return true;
+  }
+  __device__ T value(long long i, long long j, long long k) const {
+    if (!in_box(i, j, k) || colour_of(i, j, k) != colour) return T(0);
+    const T zero = T(0);
+    return stencil::jacobi_point(zero, zero, zero, zero, zero, zero, f(i, j, k), c);
+  }
+  __device__ void store(long long i, long long j, long long k, T v) const { u(i, j, k) = v; }
+};
+
 }  // namespace
 
 template <class T>
@@ -56,11 +81,21 @@ void red_black_gauss_seidel_sweep_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<
   column_map_cuda(half, RedBlackGaussSeidel<T>{read_only(u), u, f, c, box.lo[0], box.hi[0], colour}, stream);
 }
 
+template <class T>
+void red_black_gauss_seidel_sweep_from_zero_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
+                                                 const mesh::Box<3>& allocation, int colour, const PoissonCoefficients<T>& c,
+                                                 StreamHandle stream) {
+  column_map_cuda(allocation, RedBlackFromZero<T>{u, f, c, core::BoxPoints<3>::of(box), colour}, stream);
+}
+
 #define GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA(T)                                                                           \
   template void weighted_jacobi_sweep_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, mesh::FieldView<const T, 3>, \
                                               const mesh::Box<3>&, const PoissonCoefficients<T>&, T, StreamHandle);    \
   template void red_black_gauss_seidel_sweep_cuda<T>(mesh::FieldView<T, 3>, mesh::FieldView<const T, 3>, const mesh::Box<3>&, \
-                                                     int, const PoissonCoefficients<T>&, StreamHandle);
+                                                     int, const PoissonCoefficients<T>&, StreamHandle);   \
+  template void red_black_gauss_seidel_sweep_from_zero_cuda<T>(mesh::FieldView<T, 3>, mesh::FieldView<const T, 3>,         \
+                                                               const mesh::Box<3>&, const mesh::Box<3>&, int,              \
+                                                               const PoissonCoefficients<T>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA(float)
 GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA(double)
 #undef GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA

@@ -6,6 +6,7 @@
 #include "kernels/multigrid/field_checks.hpp"
 #include "kernels/multigrid/smoother.hpp"
 #include "kernels/multigrid/smoother_cuda.hpp"
+#include "kernels/multigrid/vector_ops.hpp"
 
 namespace gridflow::kernels::multigrid {
 
@@ -57,6 +58,29 @@ void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
 }
 
 template <class T>
+void red_black_gauss_seidel_sweep_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
+                                            int colour, const PoissonCoefficients<T>& c, StreamHandle stream) {
+  constexpr const char* name = "multigrid::red_black_gauss_seidel_from_zero";
+  GRIDFLOW_REQUIRE(colour == 0 || colour == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
+  require_same_space(u, f, name);
+  require_reach(u, box.grow(1), name);
+  require_reach(f, box, name);
+  if (u.space() == mesh::MemorySpace::host) {
+    fill_zero(u, stream);
+    red_black_gauss_seidel_sweep(u, f, box, colour, c, stream);
+    return;
+  }
+  // The allocation as a box of u's indices: whole padded rows (the view's x origin lies front_pad
+  // elements into the allocation), every plane of the ghosted box.
+  const auto ghosted = u.ghosted();
+  const std::int64_t front_pad = u.view().data - u.allocation();
+  mesh::Box<3> allocation = ghosted;
+  allocation.lo[0] = ghosted.lo[0] - front_pad;
+  allocation.hi[0] = allocation.lo[0] + u.stride(1) - 1;
+  red_black_gauss_seidel_sweep_from_zero_cuda<T>(u.view(), f.view(), box, allocation, colour, c, stream);
+}
+
+template <class T>
 void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
                                      const mesh::Box<3>& box, int first, const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place";
@@ -87,6 +111,8 @@ void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T,
                                          const mesh::Box<3>&, const PoissonCoefficients<T>&, T, StreamHandle);         \
   template void red_black_gauss_seidel_sweep<T>(mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, int, \
                                                 const PoissonCoefficients<T>&, StreamHandle);                          \
+  template void red_black_gauss_seidel_sweep_from_zero<T>(mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, \
+                                                          int, const PoissonCoefficients<T>&, StreamHandle);          \
   template void gauss_seidel_sweep_out_of_place<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
                                                    const mesh::Box<3>&, int, const PoissonCoefficients<T>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_SMOOTHERS(float)

@@ -112,6 +112,10 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   for (int colour : {0, 1})
     expect_same<T>({u, f}, 0, [&](Fields& a, auto s) { mg::red_black_gauss_seidel_sweep(a[0], a[1], fine_box, colour, k, s); },
                    colour ? "black Gauss-Seidel" : "red Gauss-Seidel");
+  for (int colour : {0, 1})
+    expect_same<T>({u, f}, 0,
+                   [&](Fields& a, auto s) { mg::red_black_gauss_seidel_sweep_from_zero(a[0], a[1], fine_box, colour, k, s); },
+                   colour ? "black Gauss-Seidel from zero" : "red Gauss-Seidel from zero");
   // The z-marching out-of-place sweep: against copy + both colour sweeps on the host, here and on a
   // box tall enough for several z-chunks, with ghosts of different widths (out's wider than in's).
   const Spec tall_u{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 0.4}, tall_out{Box<3>{{0, 0, 0}, {40, 20, 75}}, 2, 1.7},
