@@ -24,9 +24,9 @@ struct MultigridOptions {
   std::int64_t coarse_points = 4;  ///< halve an axis only while it keeps at least this many intervals
   bool full_multigrid = true;      ///< multigrid solver: start with a full multigrid pass (FMG) from the coarsest level
   /// Red-black sweeps on one GPU out of place, both colours in one z-marching kernel (one pass over
-  /// memory a sweep). Off by default: on an H100 at 513^3 double a V-cycle took 26 ms with it
-  /// against 16 ms with the two in-place colour sweeps (bench/results/multigrid_h100.json).
-  bool out_of_place_smoother = false;
+  /// memory a sweep instead of two), bitwise equal to the in-place colour sweeps. On an H200 at
+  /// 513^3 double: multigrid 57.3-58.2 ms against 60.0-60.4, CG-multigrid 73.3-73.5 against 76.2-76.9.
+  bool out_of_place_smoother = true;
   /// Double runs: the cycles compute their correction in float (iterative refinement: residual
   /// and solution stay double and the tolerance is met in double), halving the bytes a cycle
   /// moves. No effect in float runs.

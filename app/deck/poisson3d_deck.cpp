@@ -71,7 +71,7 @@ solver::PoissonConfig read_poisson_config(Deck& deck) {
   mg.coarse_points = deck.integer("multigrid.coarse_points", 4, {2, std::int64_t(1) << 20});
   if (mg.coarse_points < 2) throw InputError("key 'multigrid.coarse_points': must be >= 2");
   mg.full_multigrid = deck.boolean("multigrid.full_multigrid", true);
-  mg.out_of_place_smoother = deck.boolean("multigrid.out_of_place_smoother", false);
+  mg.out_of_place_smoother = deck.boolean("multigrid.out_of_place_smoother", true);
   mg.mixed_precision = deck.boolean("multigrid.mixed_precision", true);
 
   if ((c.solver == "multigrid" || c.solver == "cg-mg") && solver::multigrid_levels(c.grid, mg.coarse_points) < 2)
