@@ -74,6 +74,15 @@ class Field {
   std::size_t allocated_bytes() const { return m_elements * sizeof(T); }
   Index stride(int axis) const { return m_stride[axis]; }
 
+  /// The allocation as a box of the view's indices: whole padded rows (x from front_pad elements
+  /// before the ghosted lo corner, one row pitch long), every row and plane of the ghosted box.
+  Box<Dim> allocated_box() const {
+    Box<Dim> b = ghosted();
+    b.lo[0] -= m_front_pad;
+    b.hi[0] = b.lo[0] + m_stride[1] - 1;
+    return b;
+  }
+
   /// First allocated element (the padding before the ghosted lo corner included).
   T* allocation() { return m_space == MemorySpace::host ? m_host.data() : static_cast<T*>(m_device.data()); }
   const T* allocation() const { return const_cast<Field*>(this)->allocation(); }

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 
+#include "kernels/multigrid/bounds_cuda.cuh"
 #include "kernels/multigrid/smoother_cuda.hpp"
 #include "mesh/check.hpp"
 
@@ -41,13 +42,6 @@ constexpr int march_rows = 8, march_ahead = 2;
 
 template <class T, int RY, int A>
 constexpr std::size_t march_shared_bytes = sizeof(T) * (3 + A) * ((RY + 2 * march_halo) * march_plane_x + (RY + 2) * march_f_x);
-
-/// Inclusive bounds as a plain struct for device code (mesh::Box's std::array is host-only).
-struct Bounds {
-  long long lo[3], hi[3];
-  static Bounds of(const mesh::Box<3>& b) { return {{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}}; }
-  __device__ bool holds(int d, long long v) const { return v >= lo[d] && v <= hi[d]; }
-};
 
 /// cp.async of one value to shared address `to`, or zeros there where `bytes` is 0 (no load then).
 template <class T>

@@ -1,5 +1,5 @@
-#include "kernels/core/box_points.hpp"
 #include "kernels/core/for_each_cuda.cuh"
+#include "kernels/multigrid/bounds_cuda.cuh"
 #include "kernels/multigrid/column_sums_cuda.cuh"
 #include "kernels/multigrid/smoother_cuda.hpp"
 
@@ -47,17 +47,11 @@ struct RedBlackFromZero {
   mesh::FieldView<T, 3> u;
   mesh::FieldView<const T, 3> f;
   PoissonCoefficients<T> c;
-  core::BoxPoints<3> box;
+  Bounds box;
   int colour;
   using Value = T;
-  __device__ bool in_box(long long i, long long j, long long k) const {
-    const long long p[3] = {i, j, k};
-    for (int d = 0; d < 3; ++d)
-      if (p[d] < box.lo[d] || p[d] >= box.lo[d] + box.n[d]) return false;
-    return true;
-  }
   __device__ T value(long long i, long long j, long long k) const {
-    if (!in_box(i, j, k) || colour_of(i, j, k) != colour) return T(0);
+    if (!box.holds(i, j, k) || colour_of(i, j, k) != colour) return T(0);
     const T zero = T(0);
     return stencil::jacobi_point(zero, zero, zero, zero, zero, zero, f(i, j, k), c);
   }
@@ -85,7 +79,7 @@ template <class T>
 void red_black_gauss_seidel_sweep_from_zero_cuda(mesh::FieldView<T, 3> u, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
                                                  const mesh::Box<3>& allocation, int colour, const PoissonCoefficients<T>& c,
                                                  StreamHandle stream) {
-  column_map_cuda(allocation, RedBlackFromZero<T>{u, f, c, core::BoxPoints<3>::of(box), colour}, stream);
+  column_map_cuda(allocation, RedBlackFromZero<T>{u, f, c, Bounds::of(box), colour}, stream);
 }
 
 #define GRIDFLOW_INSTANTIATE_SMOOTHERS_CUDA(T)                                                                           \

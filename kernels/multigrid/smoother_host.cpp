@@ -65,19 +65,13 @@ void red_black_gauss_seidel_sweep_from_zero(mesh::Field<T, 3>& u, const mesh::Fi
   require_same_space(u, f, name);
   require_reach(u, box.grow(1), name);
   require_reach(f, box, name);
-  if (u.space() == mesh::MemorySpace::host) {
-    fill_zero(u, stream);
-    red_black_gauss_seidel_sweep(u, f, box, colour, c, stream);
-    return;
-  }
-  // The allocation as a box of u's indices: whole padded rows (the view's x origin lies front_pad
-  // elements into the allocation), every plane of the ghosted box.
-  const auto ghosted = u.ghosted();
-  const std::int64_t front_pad = u.view().data - u.allocation();
-  mesh::Box<3> allocation = ghosted;
-  allocation.lo[0] = ghosted.lo[0] - front_pad;
-  allocation.hi[0] = allocation.lo[0] + u.stride(1) - 1;
-  red_black_gauss_seidel_sweep_from_zero_cuda<T>(u.view(), f.view(), box, allocation, colour, c, stream);
+  core::run_on_space(
+      name, u.space(), stream,
+      [&] {
+        fill_zero(u, stream);
+        red_black_gauss_seidel_sweep(u, f, box, colour, c, stream);
+      },
+      [&](auto) { red_black_gauss_seidel_sweep_from_zero_cuda<T>(u.view(), f.view(), box, u.allocated_box(), colour, c, stream); });
 }
 
 template <class T>

@@ -49,6 +49,17 @@ TYPED_TEST(FieldLayout, ThreeDimensionalIndexing) {
   EXPECT_EQ(copy(8, 6, 5), f(8, 6, 5));
 }
 
+TYPED_TEST(FieldLayout, AllocatedBoxTilesTheAllocationExactly) {
+  for (int ghost : {0, 1, 2, 3}) {
+    Field<TypeParam, 3> f(Box<3>{{1, -2, 0}, {37, 5, 4}}, ghost, MemorySpace::host);
+    const auto a = f.allocated_box();
+    EXPECT_EQ(static_cast<std::size_t>(a.size()), f.allocated_elements()) << "ghost " << ghost;
+    EXPECT_TRUE(a.contains(f.ghosted()));
+    EXPECT_EQ(&f(a.lo[0], a.lo[1], a.lo[2]), f.allocation());
+    EXPECT_EQ(&f(a.hi[0], a.hi[1], a.hi[2]), f.allocation() + f.allocated_elements() - 1);
+  }
+}
+
 TEST(Field, RejectsEmptyBoxAndNegativeGhost) {
   EXPECT_THROW((Field<double, 2>(Box<2>{{0, 0}, {-1, 3}}, 1, MemorySpace::host)), gridflow::Error);
   EXPECT_THROW((Field<double, 2>(Box<2>{{0, 0}, {3, 3}}, -1, MemorySpace::host)), gridflow::Error);
