@@ -212,14 +212,20 @@ void MultigridHierarchy<T>::smooth(int l, mesh::Field<T, 3>& u, const mesh::Fiel
   const auto& k = level.coefficients();
   const bool in_place_gauss_seidel =
       m_options.smoother == "rbgs" && !out_of_place_gauss_seidel(m_options, level.decomposition(), u.space());
-  if (from_zero && !(in_place_gauss_seidel && sweeps > 0)) mg::fill_zero(u, m_stream);
-  if (m_options.smoother == "rbgs") {
+  // The sweeps from zero write all of u's ghosted box: in place, the first colour's fill; out of
+  // place, an even count of sweeps ending in u (the first from zero into the scratch field).
+  const bool rbgs = m_options.smoother == "rbgs";
+  const bool sweeps_write_u = sweeps > 0 && rbgs &&
+                              (in_place_gauss_seidel || (sweeps % 2 == 0 && level.scratch().ghosted().contains(u.ghosted())));
+  if (from_zero && !sweeps_write_u) mg::fill_zero(u, m_stream);
+  if (rbgs) {
     const int first = black_first ? 1 : 0;
     if (!in_place_gauss_seidel) {
       mesh::Field<T, 3>* in = &u;
       mesh::Field<T, 3>* out = &level.scratch();
       for (int s = 0; s < sweeps; ++s) {
-        mg::gauss_seidel_sweep_out_of_place(*in, *out, f, box, first, k, m_stream);
+        if (from_zero && s == 0) mg::gauss_seidel_sweep_out_of_place_from_zero(*out, f, box, first, k, m_stream);
+        else mg::gauss_seidel_sweep_out_of_place(*in, *out, f, box, first, k, m_stream);
         std::swap(in, out);
       }
       if (in != &u) mg::copy(*in, u, box, m_stream);

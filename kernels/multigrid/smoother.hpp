@@ -40,4 +40,12 @@ template <class T>
 void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
                                      const mesh::Box<3>& box, int first, const PoissonCoefficients<T>& k, StreamHandle stream);
 
+/// The first sweep of a cycle that starts from zero, out of place: out = 0 on its ghosted box,
+/// then both colours of `box` as gauss_seidel_sweep_out_of_place (equal bitwise to fill_zero(out)
+/// and red_black_gauss_seidel_sweep of both colours). The CUDA variant reads only f: no fill and
+/// no zeros read.
+template <class T>
+void gauss_seidel_sweep_out_of_place_from_zero(mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int first,
+                                               const PoissonCoefficients<T>& k, StreamHandle stream);
+
 }  // namespace gridflow::kernels::multigrid

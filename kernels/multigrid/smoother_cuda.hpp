@@ -21,10 +21,21 @@ void red_black_gauss_seidel_sweep_from_zero_cuda(mesh::FieldView<T, 3> u, mesh::
                                                  const mesh::Box<3>& allocation, int colour, const PoissonCoefficients<T>& k,
                                                  StreamHandle stream);
 
-/// Writes out on `cover` (points outside `box` copied from in); `readable` is in's ghosted box.
+/// Writes out on `cover` (points outside `box` copied from in; cover within in's ghosted box).
+/// `in_allocation`, `f_allocation`: the fields' allocations as boxes of their indices
+/// (Field::allocated_box), whose rows must be whole 16-byte vectors, aligned: the kernel copies
+/// windows of them as vectors.
 template <class T>
 void gauss_seidel_sweep_out_of_place_cuda(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
-                                          const mesh::Box<3>& box, const mesh::Box<3>& cover, const mesh::Box<3>& readable,
-                                          int first, const PoissonCoefficients<T>& k, StreamHandle stream);
+                                          const mesh::Box<3>& box, const mesh::Box<3>& cover, const mesh::Box<3>& in_allocation,
+                                          const mesh::Box<3>& f_allocation, int first, const PoissonCoefficients<T>& k,
+                                          StreamHandle stream);
+
+/// The same sweep of a field that is zero (out = 0 on `cover`, its ghosted box, before it): out
+/// is written on cover and only f is read.
+template <class T>
+void gauss_seidel_sweep_out_of_place_from_zero_cuda(mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
+                                                    const mesh::Box<3>& cover, const mesh::Box<3>& f_allocation, int first,
+                                                    const PoissonCoefficients<T>& k, StreamHandle stream);
 
 }  // namespace gridflow::kernels::multigrid

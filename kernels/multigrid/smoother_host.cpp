@@ -96,7 +96,27 @@ void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T,
         for (int colour : {first, 1 - first}) red_black_gauss_seidel_sweep(out, f, box, colour, c, stream);
       },
       [&](auto) {
-        gauss_seidel_sweep_out_of_place_cuda<T>(in.view(), out.view(), f.view(), box, cover, in.ghosted(), first, c, stream);
+        gauss_seidel_sweep_out_of_place_cuda<T>(in.view(), out.view(), f.view(), box, cover, in.allocated_box(), f.allocated_box(),
+                                                first, c, stream);
+      });
+}
+
+template <class T>
+void gauss_seidel_sweep_out_of_place_from_zero(mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int first,
+                                               const PoissonCoefficients<T>& c, StreamHandle stream) {
+  constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place_from_zero";
+  GRIDFLOW_REQUIRE(first == 0 || first == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
+  require_same_space(out, f, name);
+  require_reach(out, box.grow(1), name);
+  require_reach(f, box, name);
+  core::run_on_space(
+      name, out.space(), stream,
+      [&] {
+        fill_zero(out, stream);
+        for (int colour : {first, 1 - first}) red_black_gauss_seidel_sweep(out, f, box, colour, c, stream);
+      },
+      [&](auto) {
+        gauss_seidel_sweep_out_of_place_from_zero_cuda<T>(out.view(), f.view(), box, out.ghosted(), f.allocated_box(), first, c, stream);
       });
 }
 
@@ -108,7 +128,9 @@ void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T,
   template void red_black_gauss_seidel_sweep_from_zero<T>(mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, \
                                                           int, const PoissonCoefficients<T>&, StreamHandle);          \
   template void gauss_seidel_sweep_out_of_place<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
-                                                   const mesh::Box<3>&, int, const PoissonCoefficients<T>&, StreamHandle);
+                                                   const mesh::Box<3>&, int, const PoissonCoefficients<T>&, StreamHandle);    \
+  template void gauss_seidel_sweep_out_of_place_from_zero<T>(mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, int,     \
+                                                             const PoissonCoefficients<T>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_SMOOTHERS(float)
 GRIDFLOW_INSTANTIATE_SMOOTHERS(double)
 #undef GRIDFLOW_INSTANTIATE_SMOOTHERS

@@ -127,6 +127,13 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
     expect_same<T>({tall_u, tall_out, tall_f}, 1,
                    [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], tall_box, first, k, s); },
                    "out-of-place sweep over several z-chunks");
+    // From zero: out's prior values (not zero here) must not matter, its ghosts end zero.
+    expect_same<T>({out, f}, 0,
+                   [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place_from_zero(a[0], a[1], fine_box, first, k, s); },
+                   "out-of-place sweep from zero");
+    expect_same<T>({tall_out, tall_f}, 0,
+                   [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place_from_zero(a[0], a[1], tall_box, first, k, s); },
+                   "out-of-place sweep from zero over several z-chunks");
   }
   expect_same<T>({u, f, out}, 2, [&](Fields& a, auto s) { mg::residual(a[0], a[1], a[2], fine_box, k, s); }, "residual");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
