@@ -1,9 +1,9 @@
 // One whole red-black Gauss-Seidel sweep out of place, marching z (the CUDA variant of
 // gauss_seidel_sweep_out_of_place, and of its first sweep from zero).
 //
-// A block of 8 warps owns a tile of 64 x 8 Q output points; each thread owns two adjacent columns
-// of Q rows 8 apart, so in every plane one of a pair's points has the first colour and the other
-// the second, and a warp (one row) takes the same column of its pairs at each step. Shared memory
+// A block of 8 warps owns a tile of 64 x 8 output points; each thread owns two adjacent columns
+// of one row, so in every plane one of its two points has the first colour and the other the
+// second, and a warp (one row) takes the same column of its pairs at each step. Shared memory
 // keeps five z-planes of `in` around the tile (2 points of halo in y, a 16-byte vector in x) and
 // of f (1 point in y), filled by cp.async two planes ahead. Step k relaxes the first colour of
 // plane k on the tile and on its 1-point ring (the ring is recomputed, not read from the
@@ -47,21 +47,20 @@ constexpr int march_vector = 16 / static_cast<int>(sizeof(T));
 template <class T>
 constexpr int march_window_x = march_tile_x + 2 * march_vector<T>;
 
-/// A block: march_warps warps, a warp a row of 32 pairs, Q rows a thread (W apart), so a tile of
-/// 64 x W Q points; planes loaded ahead: march_ahead. Measured at 513^3 (multigrid solve, every
-/// sweep of every level): on an H200, 8 warps of one row, 2 ahead 57.3-57.7 ms; 4 ahead 58.5; 16
-/// warps, 2 or 4 ahead 59.6-59.8 (single-value copies then); on an H100 with vector copies, 8 warps
-/// of one row 62.2 ms, of two rows (Q = 2, tile 64 x 16) 68.8. ncu finds the kernel issue- and
-/// barrier-bound, not waiting on memory, so more planes in flight do not help.
-constexpr int march_warps = 8, march_threads = march_pair_threads * march_warps, march_ahead = 2, march_rows_per_thread = 1;
-static_assert(march_warps % 2 == 0, "a thread's rows W apart share their colours' columns");
+/// A block: march_rows warps, a warp a row of 32 pairs, so a tile of 64 x march_rows points;
+/// planes loaded ahead: march_ahead. Measured at 513^3 (multigrid solve, every sweep of every
+/// level): on an H200, 8 rows, 2 ahead 57.3-57.7 ms; 4 ahead 58.5; 16 rows, 2 or 4 ahead 59.6-59.8
+/// (single-value copies then); on an H100 with vector copies, 8 rows 62.2 ms, and 8 warps of two
+/// rows each (tiles of 64 x 16) 68.8. ncu finds the kernel issue- and barrier-bound, not waiting on
+/// memory, so more planes in flight do not help.
+constexpr int march_rows = 8, march_threads = march_pair_threads * march_rows, march_ahead = 2;
 
-template <class T, int Q, int A>
-constexpr std::size_t march_shared_bytes = sizeof(T) * (3 + A) * ((march_warps * Q + 2 * march_halo) + (march_warps * Q + 2)) * march_window_x<T>;
+template <class T>
+constexpr std::size_t march_shared_bytes = sizeof(T) * (3 + march_ahead) * ((march_rows + 2 * march_halo) + (march_rows + 2)) * march_window_x<T>;
 
 /// Blocks an SM holds at once (at most four: 64 registers a thread), as its shared memory allows.
-template <class T, int Q>
-constexpr int march_blocks = march_shared_bytes<T, Q, march_ahead> * 4 <= 227 * 1024 ? 4 : march_shared_bytes<T, Q, march_ahead> * 3 <= 227 * 1024 ? 3 : 2;
+template <class T>
+constexpr int march_blocks = march_shared_bytes<T> * 4 <= 227 * 1024 ? 4 : march_shared_bytes<T> * 3 <= 227 * 1024 ? 3 : 2;
 
 /// cp.async of one 16-byte vector to shared address `to`, or zeros there where `bytes` is 0 (no
 /// load then).
@@ -114,12 +113,12 @@ struct NoShare {
   __device__ void load(const T*, bool, unsigned) const {}
 };
 
-template <class T, int Q, int A, bool FromZero>
-__global__ void __launch_bounds__(march_threads, march_blocks<T, Q>)
+template <class T, bool FromZero>
+__global__ void __launch_bounds__(march_threads, march_blocks<T>)
     gauss_seidel_march_kernel(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
                               Bounds box, Bounds cover, Bounds in_allocation, Bounds f_allocation, long long x_start, int first,
                               PoissonCoefficients<T> c) {
-  constexpr int V = march_vector<T>, W = march_warps, RY = W * Q, PX = march_window_x<T>, threads = march_threads;
+  constexpr int V = march_vector<T>, RY = march_rows, PX = march_window_x<T>, threads = march_threads, A = march_ahead;
   constexpr int PY = RY + 2 * march_halo, FY = RY + 2;
   constexpr int slots = 3 + A, in_slot = PY * PX, f_slot = FY * PX;  // elements of a slot
   extern __shared__ __align__(16) unsigned char march_shared[];
@@ -169,18 +168,15 @@ __global__ void __launch_bounds__(march_threads, march_blocks<T, Q>)
       if ((mask >> q & 1) && box.holds(0, i + q) && box.holds(1, j)) r.inside |= 1u << q;
     return r;
   };
-  // The tile: this thread's pairs on rows ty, ty + W, ... (Q of them, at the same column).
-  Role tile[Q];
-#pragma unroll
-  for (int q = 0; q < Q; ++q) tile[q] = role_at(V + 2 * tx, march_halo + ty + q * W, 3u);
+  const Role tile = role_at(V + 2 * tx, march_halo + ty, 3u);
   // The ring: warps 0 and 1 its rows below and above the tile, lanes of warps 2 and 3 its columns
   // left and right (a pair whose outer value is halo, never relaxed).
-  static_assert(W >= 4 && RY + 2 <= march_pair_threads, "the ring takes two warps' rows and two warps' lanes");
+  static_assert(RY >= 4 && RY + 2 <= march_pair_threads, "the ring takes two warps' rows and two warps' lanes");
   Role ring{0, 0, 0, 0u};
   const bool has_ring = ty < 2 || (ty < 4 && tx < RY + 2);
-  if (ty == 0 || ty == 1)
+  if (ty < 2)
     ring = role_at(V + 2 * tx, ty == 0 ? march_halo - 1 : march_halo + RY, 3u);
-  else if ((ty == 2 || ty == 3) && tx < RY + 2)
+  else if (has_ring)
     ring = role_at(ty == 2 ? V - 2 : V + march_tile_x, march_halo - 1 + tx, ty == 2 ? 2u : 1u);
 
   // The first colour of the plane at `now` (an element offset of the slots) for a role's pair
@@ -217,18 +213,13 @@ __global__ void __launch_bounds__(march_threads, march_blocks<T, Q>)
     if (2 + a <= last_plane) load_next();
     __pipeline_commit();
   }
-  T first_below[Q], first_two_below[Q];  // this thread's first-colour values at k - 1, k - 2
-#pragma unroll
-  for (int q = 0; q < Q; ++q) first_below[q] = first_two_below[q] = T(0);
+  T first_below = T(0), first_two_below = T(0);  // this thread's first-colour values at k - 1, k - 2
   // Where the thread writes plane z_first (then one plane further each step), and which of its
   // columns are in cover.
   T* row = out.data + (z_first - out.lo[2]) * out.stride[2] + (y0 + ty - out.lo[1]) * out.stride[1] + (x0 + 2 * tx - out.lo[0]);
-  const long long row_step = W * out.stride[1];
-  unsigned writable = 0;  // bit 2 q + c: column c of pair q
-#pragma unroll
-  for (int q = 0; q < Q; ++q)
-    for (int c = 0; c < 2; ++c)
-      if (y0 + ty + q * W <= cover.hi[1] && cover.holds(0, x0 + 2 * tx + c)) writable |= 1u << (2 * q + c);
+  unsigned writable = 0;
+  for (int q = 0; q < 2; ++q)
+    if (y0 + ty <= cover.hi[1] && cover.holds(0, x0 + 2 * tx + q)) writable |= 1u << q;
   int below = 0, now = in_slot, above = 2 * in_slot;  // element offsets of planes p - 1, p, p + 1's slots
   int f_below = 0, f_now = f_slot, f_above = 2 * f_slot;
   bool z_in_below = false;  // plane k - 1 in the box
@@ -242,33 +233,22 @@ __global__ void __launch_bounds__(march_threads, march_blocks<T, Q>)
     __pipeline_commit();
 
     const int to_below = below - now, to_above = above - now;
-    T first_here[Q];
-#pragma unroll
-    for (int q = 0; q < Q; ++q) first_here[q] = relax_first(tile[q], s, now, to_below, to_above, rhs + f_now, z_in);
+    const T first_here = relax_first(tile, s, now, to_below, to_above, rhs + f_now, z_in);
     if (FromZero ? has_ring : ring.inside != 0u) relax_first(ring, s, now, to_below, to_above, rhs + f_now, z_in);
 
     if (s >= 2) {
-      // The second colour of plane k - 1: in each of this thread's pairs, the column that is first
-      // at k (the same column for all, their rows W apart).
-      const int col = tile[0].parity ^ (s & 1);
-      T* d = row;
-#pragma unroll
-      for (int q = 0; q < Q; ++q, d += row_step) {
-        const T* m = planes + below + tile[q].at + col;
-        T second = FromZero ? T(0) : *m;
-        if ((tile[q].inside >> col & 1) && z_in_below)
-          second = stencil::jacobi_point(m[-1], m[1], m[-PX], m[PX], first_two_below[q], first_here[q],
-                                         rhs[f_below + tile[q].f_at + col], c);
-        if (writable >> (2 * q + col) & 1) d[col] = second;
-        if (writable >> (2 * q + 1 - col) & 1) d[1 - col] = first_below[q];
-      }
+      // The second colour of plane k - 1: in this thread's pair, the column that is first at k.
+      const int col = tile.parity ^ (s & 1);
+      const T* m = planes + below + tile.at + col;
+      T second = FromZero ? T(0) : *m;
+      if ((tile.inside >> col & 1) && z_in_below)
+        second = stencil::jacobi_point(m[-1], m[1], m[-PX], m[PX], first_two_below, first_here, rhs[f_below + tile.f_at + col], c);
+      if (writable >> col & 1) row[col] = second;
+      if (writable >> (1 - col) & 1) row[1 - col] = first_below;
       row += out.stride[2];
     }
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      first_two_below[q] = first_below[q];
-      first_below[q] = first_here[q];
-    }
+    first_two_below = first_below;
+    first_below = first_here;
     z_in_below = z_in;
     below = now;
     now = above;
@@ -286,12 +266,12 @@ bool vectors_at(const mesh::FieldView<const T, 3>& v, long long x) {
   return address % 16 == 0 && v.stride[1] % march_vector<T> == 0 && v.stride[2] % march_vector<T> == 0;
 }
 
-template <class T, int Q, bool FromZero>
+template <class T, bool FromZero>
 void launch_march(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f, const mesh::Box<3>& box,
                   const mesh::Box<3>& cover, const mesh::Box<3>& in_allocation, const mesh::Box<3>& f_allocation, int first,
                   const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place";
-  constexpr int RY = march_warps * Q;
+  constexpr int RY = march_rows;
   GRIDFLOW_REQUIRE(cover.extent(1) / RY < 65535 && cover.extent(2) / march_chunk_z < 65535 && in.stride[2] < (1ll << 31) &&
                        f.stride[2] < (1ll << 31),
                    std::string(name) + ": box too large for the CUDA launch");
@@ -302,12 +282,12 @@ void launch_march(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mes
   GRIDFLOW_REQUIRE(vectors_at(f, x_start - V) && f_allocation.extent(0) % V == 0 &&
                        (FromZero || (vectors_at(in, x_start - V) && in_allocation.extent(0) % V == 0)),
                    std::string(name) + ": the CUDA variant needs rows of whole, aligned 16-byte vectors");
-  const dim3 block(march_pair_threads, march_warps);
+  const dim3 block(march_pair_threads, march_rows);
   const dim3 grid(static_cast<unsigned>((cover.hi[0] + 1 - x_start + march_tile_x - 1) / march_tile_x),
                   static_cast<unsigned>((cover.extent(1) + RY - 1) / RY),
                   static_cast<unsigned>((cover.extent(2) + march_chunk_z - 1) / march_chunk_z));
-  constexpr auto bytes = march_shared_bytes<T, Q, march_ahead>;
-  const auto kernel = gauss_seidel_march_kernel<T, Q, march_ahead, FromZero>;
+  constexpr auto bytes = march_shared_bytes<T>;
+  const auto kernel = gauss_seidel_march_kernel<T, FromZero>;
   GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));  // past 48 KiB
   kernel<<<grid, block, bytes, stream>>>(in, out, f, Bounds::of(box), Bounds::of(cover), Bounds::of(in_allocation),
                                          Bounds::of(f_allocation), x_start, first, c);
@@ -322,7 +302,7 @@ void gauss_seidel_sweep_out_of_place_cuda(mesh::FieldView<const T, 3> in, mesh::
                                           const mesh::Box<3>& f_allocation, int first, const PoissonCoefficients<T>& c,
                                           StreamHandle stream) {
   if (cover.empty()) return;
-  launch_march<T, march_rows_per_thread, false>(in, out, f, box, cover, in_allocation, f_allocation, first, c, stream);
+  launch_march<T, false>(in, out, f, box, cover, in_allocation, f_allocation, first, c, stream);
 }
 
 template <class T>
@@ -330,9 +310,7 @@ void gauss_seidel_sweep_out_of_place_from_zero_cuda(mesh::FieldView<T, 3> out, m
                                                     const mesh::Box<3>& cover, const mesh::Box<3>& f_allocation, int first,
                                                     const PoissonCoefficients<T>& c, StreamHandle stream) {
   if (cover.empty()) return;
-  mesh::FieldView<const T, 3> none;  // in, not read: f's strides (they bound the launch)
-  for (int d = 0; d < 3; ++d) none.stride[d] = f.stride[d];
-  launch_march<T, march_rows_per_thread, true>(none, out, f, box, cover, cover, f_allocation, first, c, stream);
+  launch_march<T, true>(f, out, f, box, cover, f_allocation, f_allocation, first, c, stream);  // in: f, never read
 }
 
 #define GRIDFLOW_INSTANTIATE_MARCH_CUDA(T)                                                                             \

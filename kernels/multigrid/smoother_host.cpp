@@ -9,6 +9,18 @@
 #include "kernels/multigrid/vector_ops.hpp"
 
 namespace gridflow::kernels::multigrid {
+namespace {
+
+/// The arguments every red-black sweep of u (relaxed, or written) with right-hand side f checks.
+template <class T>
+void require_colour_sweep(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour, const char* name) {
+  GRIDFLOW_REQUIRE(colour == 0 || colour == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
+  require_same_space(u, f, name);
+  require_reach(u, box.grow(1), name);
+  require_reach(f, box, name);
+}
+
+}  // namespace
 
 template <class T>
 void weighted_jacobi_sweep(const mesh::Field<T, 3>& in, mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f,
@@ -38,10 +50,7 @@ template <class T>
 void red_black_gauss_seidel_sweep(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int colour,
                                   const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::red_black_gauss_seidel";
-  GRIDFLOW_REQUIRE(colour == 0 || colour == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
-  require_same_space(u, f, name);
-  require_reach(u, box.grow(1), name);
-  require_reach(f, box, name);
+  require_colour_sweep(u, f, box, colour, name);
   if (box.empty()) return;
   core::run_on_space(
       name, u.space(), stream,
@@ -61,10 +70,7 @@ template <class T>
 void red_black_gauss_seidel_sweep_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const mesh::Box<3>& box,
                                             int colour, const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::red_black_gauss_seidel_from_zero";
-  GRIDFLOW_REQUIRE(colour == 0 || colour == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
-  require_same_space(u, f, name);
-  require_reach(u, box.grow(1), name);
-  require_reach(f, box, name);
+  require_colour_sweep(u, f, box, colour, name);
   core::run_on_space(
       name, u.space(), stream,
       [&] {
@@ -79,12 +85,9 @@ void gauss_seidel_sweep_out_of_place(const mesh::Field<T, 3>& in, mesh::Field<T,
                                      const mesh::Box<3>& box, int first, const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place";
   GRIDFLOW_REQUIRE(&in != &out, std::string(name) + ": input and output must be different fields");
-  GRIDFLOW_REQUIRE(first == 0 || first == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
+  require_colour_sweep(out, f, box, first, name);
   require_same_space(in, out, name);
-  require_same_space(in, f, name);
   require_reach(in, box.grow(1), name);
-  require_reach(out, box.grow(1), name);
-  require_reach(f, box, name);
   const auto cover = in.ghosted().intersect(out.ghosted());
   core::run_on_space(
       name, in.space(), stream,
@@ -105,10 +108,7 @@ template <class T>
 void gauss_seidel_sweep_out_of_place_from_zero(mesh::Field<T, 3>& out, const mesh::Field<T, 3>& f, const mesh::Box<3>& box, int first,
                                                const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place_from_zero";
-  GRIDFLOW_REQUIRE(first == 0 || first == 1, std::string(name) + ": colour must be 0 (red) or 1 (black)");
-  require_same_space(out, f, name);
-  require_reach(out, box.grow(1), name);
-  require_reach(f, box, name);
+  require_colour_sweep(out, f, box, first, name);
   core::run_on_space(
       name, out.space(), stream,
       [&] {
