@@ -1,9 +1,9 @@
 #pragma once
 // CgMultigridSolver<T>: conjugate gradients on the interior unknowns, preconditioned by one
 // multigrid cycle from a zero guess (MultigridSolver::precondition), until the relative residual
-// is under the tolerance, within config.max_iterations iterations. The cycle is symmetric with
-// equal pre and post smoothing counts (the defaults); the flexible CG of conjugate_gradient.hpp
-// also copes when it is not.
+// is under the tolerance, within config.max_iterations iterations. The cycle is not symmetric
+// unless multigrid.symmetric_cycle asks for it (with equal pre and post smoothing counts): the
+// flexible CG of conjugate_gradient.hpp copes, and converges in fewer iterations.
 #include <memory>
 #include <string>
 

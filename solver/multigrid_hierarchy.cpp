@@ -201,7 +201,7 @@ void MultigridHierarchy<T>::cycle(int l, bool f_cycle, mesh::Field<T, 3>& u, con
     if (f_cycle && l + 2 < levels()) cycle(l + 1, false, coarse.solution(), coarse.rhs(), false);
   }
   prolong_correction(l, u);
-  smooth(l, u, f, m_options.post_smooth, true, false);
+  smooth(l, u, f, m_options.post_smooth, m_options.symmetric_cycle, false);
 }
 
 template <class T>

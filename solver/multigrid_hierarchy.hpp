@@ -7,8 +7,8 @@
 // 0). Coarse operators are rediscretised (spacing 2h); residuals go down by full weighting and
 // corrections come up by trilinear interpolation. Smoothers: red-black Gauss-Seidel (colours by
 // global index, so sweeps do not depend on the decomposition), red then black before the coarse
-// correction and black then red after it, or weighted Jacobi; so with equal pre and post counts
-// a cycle is a symmetric operator, as conjugate gradients want of a preconditioner.
+// correction and after it (black then red after it with MultigridOptions::symmetric_cycle, so that
+// with equal pre and post counts a cycle is a symmetric operator), or weighted Jacobi.
 //
 // Coarsest level: where it lives on one rank (one-rank runs, gathered levels) and has at most
 // kernels::multigrid::dense_solve_max_points interior points, its dense inverse is applied

@@ -20,6 +20,13 @@ struct MultigridOptions {
   std::string smoother = "rbgs";   ///< "jacobi" (weighted) or "rbgs" (red-black Gauss-Seidel)
   int pre_smooth = 2;
   int post_smooth = 2;
+  /// rbgs: after the coarse correction, black then red (the reverse of the pre-smoothing), so that
+  /// with equal counts a cycle is a symmetric operator. Off (the default), the post-smoothing also
+  /// goes red then black: a cycle then ends on black and the next (its residual zero at black points)
+  /// starts on red, where a symmetric cycle's last red half-sweep meets the next one's first, which
+  /// changes nothing. 3D V(1,1) then reduces the residual 0.2 a cycle (local Fourier analysis: 0.2)
+  /// instead of 0.41; multigrid and CG-multigrid (flexible CG) both converge faster.
+  bool symmetric_cycle = false;
   double jacobi_weight = 6.0 / 7.0;
   std::int64_t coarse_points = 4;  ///< halve an axis only while it keeps at least this many intervals
   bool full_multigrid = true;      ///< multigrid solver: start with a full multigrid pass (FMG) from the coarsest level

@@ -66,6 +66,7 @@ solver::PoissonConfig read_poisson_config(Deck& deck) {
   mg.post_smooth = static_cast<int>(deck.integer("multigrid.post_smooth", 2, {0, 1000}));
   if (mg.pre_smooth < 0 || mg.post_smooth < 0 || mg.pre_smooth + mg.post_smooth < 1)
     throw InputError("keys 'multigrid.pre_smooth' and 'multigrid.post_smooth': need >= 0 each and at least one sweep");
+  mg.symmetric_cycle = deck.boolean("multigrid.symmetric_cycle", false);
   mg.jacobi_weight = deck.number("multigrid.jacobi_weight", 6.0 / 7.0);
   if (!(mg.jacobi_weight > 0 && mg.jacobi_weight <= 1)) throw InputError("key 'multigrid.jacobi_weight': must lie in (0, 1]");
   mg.coarse_points = deck.integer("multigrid.coarse_points", 4, {2, std::int64_t(1) << 20});

@@ -73,6 +73,7 @@ POISSON3D = dict(COMMON, **{
     "multigrid.smoother": "choice",
     "multigrid.pre_smooth": "int",
     "multigrid.post_smooth": "int",
+    "multigrid.symmetric_cycle": "bool",
     "multigrid.jacobi_weight": "number",
     "multigrid.coarse_points": "int",
     "multigrid.full_multigrid": "bool",

@@ -193,10 +193,15 @@ def poisson():
             if solver == "jacobi" or first == second:
                 ok = same_bits(got, expected)
                 how = "bitwise"
-            else:  # sums over the decomposition: as close as the two rank counts' own runs
-                allowed = np.abs(straight[first][1] - expected).max()
+            else:
+                # Sums over the decomposition round differently: the restarted run takes its first
+                # iterations in the first decomposition's rounding and the rest in the second's, so it
+                # lies about as far from either straight run as they lie from each other; twice that
+                # (CG carries an early difference through its later iterations, and may grow it).
+                difference = np.abs(straight[first][1] - expected).max()
+                allowed = 2 * difference
                 ok = np.abs(got - expected).max() <= allowed
-                how = f"within {allowed:.1e} (the {first}- vs {second}-rank difference)"
+                how = f"within {allowed:.1e} (twice the {first}- vs {second}-rank difference)"
             if not ok:
                 fail(f"{solver} {first}->{second}: differs from the uninterrupted {second}-rank run by "
                      f"{np.abs(got - expected).max():.3e}, expected {how}")
