@@ -40,8 +40,14 @@ class CgMultigridSolve final : public PoissonSolve<T> {
         m_start(MPI_Wtime()),
         m_fields(multigrid, context, u_in, f_in, "cg") {
     const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations, b_norm};
+    // The first search direction from the full multigrid pass (the start's preconditioning, before
+    // iteration 1; a restored solve never repeats it), the later ones from a cycle each.
+    const bool full_first = context.config.multigrid.full_multigrid;
     m_cg.start(
-        m_fields.u(), m_fields.f(), options, [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z); },
+        m_fields.u(), m_fields.f(), options,
+        [&multigrid, this, full_first](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) {
+          multigrid.precondition(r, z, full_first && m_cg.iterations() == 0);
+        },
         [this](std::int64_t iteration, double relative) {
           const ResidualRecord entry{iteration, relative, MPI_Wtime() - m_start};
           m_history.push_back(entry);
