@@ -260,6 +260,20 @@ template <class T>
 void MultigridHierarchy<T>::restrict_residual(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   auto& level = *m_levels[l];
   level.exchange(u, 1);
+  // Where the level lives on one rank and the coarser level halves every axis (so the coarse
+  // points' footprint lies in the level's own updated points), the residual is formed where the
+  // weighting reads it: one pass over u and f instead of writing the residual field and reading
+  // it back. (One rank decides alike on every rank that takes part: no exchange is skipped on some.)
+  const auto& plan = m_plan[l];
+  const auto& c = plan.coarsening;
+  if (plan.dims == std::array<int, 3>{1, 1, 1} && plan.to_coarser == CoarseTransfer::halo && c.halves(0) && c.halves(1) &&
+      c.halves(2)) {
+    auto& coarse = *m_levels[l + 1];
+    if (level.updated().contains(mg::restriction_footprint(coarse.updated()))) {
+      mg::restrict_residual_full_weighting(u, f, coarse.rhs(), coarse.updated(), level.coefficients(), m_stream);
+      return;
+    }
+  }
   mg::residual(u, f, level.residual(), level.updated(), level.coefficients(), m_stream);
   restrict_to_coarser(l, level.residual());
 }

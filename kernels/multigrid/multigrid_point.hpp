@@ -77,6 +77,22 @@ struct Coarsening {
   GRIDFLOW_HOST_DEVICE bool halves(int d) const { return shift[d] != 0; }
 };
 
+/// Full weighting's (1/4, 1/2, 1/4) along one axis, as 0.5 mid + 0.25 (low + high), not 0.25 low +
+/// 0.5 mid + 0.25 high: a constant then restricts to itself exactly.
+template <class T>
+GRIDFLOW_HOST_DEVICE inline T full_weighting_3(T low, T mid, T high) {
+  return T(0.5) * mid + T(0.25) * (low + high);
+}
+
+/// Full weighting of the 27 values at(a, b, c), a, b, c in {-1, 0, 1} the offsets along x, y, z:
+/// along x, then y, then z.
+template <class T, class At>
+GRIDFLOW_HOST_DEVICE inline T full_weighting_of(const At& at) {
+  const auto line = [&](int b, int c) { return full_weighting_3<T>(at(-1, b, c), at(0, b, c), at(1, b, c)); };
+  const auto plane = [&](int c) { return full_weighting_3<T>(line(-1, c), line(0, c), line(1, c)); };
+  return full_weighting_3<T>(plane(-1), plane(0), plane(1));
+}
+
 /// Full weighting onto coarse point (I, J, K) from the fine points around its fine point: weights
 /// (1/4, 1/2, 1/4) along each halved axis, applied along x, then y, then z. Along a kept axis the
 /// neighbour offset is 0 and the same formula gives the point itself exactly (0.5 a + 0.25 (a + a)).
@@ -85,10 +101,15 @@ GRIDFLOW_HOST_DEVICE inline T restriction_at(const mesh::FieldView<const T, 3>& 
                                              const Coarsening& c = {}) {
   const T* p = &fine(I << c.shift[0], J << c.shift[1], K << c.shift[2]);
   const PointIndex sx = c.shift[0], sy = c.shift[1] * fine.stride[1], sz = c.shift[2] * fine.stride[2];
-  // 0.5 c + 0.25 (w + e), not 0.25 w + 0.5 c + 0.25 e: a constant then restricts to itself exactly.
-  const auto line = [sx](const T* q) { return T(0.5) * q[0] + T(0.25) * (q[-sx] + q[sx]); };
-  const auto plane = [&](const T* q) { return T(0.5) * line(q) + T(0.25) * (line(q - sy) + line(q + sy)); };
-  return T(0.5) * plane(p) + T(0.25) * (plane(p - sz) + plane(p + sz));
+  return full_weighting_of<T>([&](int a, int b, int d) { return p[a * sx + b * sy + d * sz]; });
+}
+
+/// Full weighting of the residual f - A u onto coarse point (I, J, K) of a grid that halves every
+/// axis: restriction_at of residual_at's values, each computed where it is used.
+template <class T>
+GRIDFLOW_HOST_DEVICE inline T residual_restriction_at(const mesh::FieldView<const T, 3>& u, const mesh::FieldView<const T, 3>& f,
+                                                      PointIndex I, PointIndex J, PointIndex K, const PoissonCoefficients<T>& k) {
+  return full_weighting_of<T>([&](int a, int b, int d) { return residual_at(u, f, 2 * I + a, 2 * J + b, 2 * K + d, k); });
 }
 
 /// Trilinear interpolation at fine point (i, j, k) from coarse points floor(i/2)..ceil(i/2) per

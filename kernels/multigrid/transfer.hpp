@@ -50,6 +50,14 @@ template <class T>
 void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& coarse, const mesh::Box<3>& coarse_box,
                              StreamHandle stream, const Coarsening& c = {});
 
+/// coarse = full weighting of the residual f - A u on `coarse_box` of a coarse grid that halves
+/// every axis, each residual computed where the weighting needs it (bitwise restrict_full_weighting
+/// of stencil residuals, without the fine residual field written and read back): its
+/// restriction_footprint must lie in f's ghosted box and, grown by 1, in u's.
+template <class T>
+void restrict_residual_full_weighting(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<T, 3>& coarse,
+                                      const mesh::Box<3>& coarse_box, const PoissonCoefficients<T>& k, StreamHandle stream);
+
 /// fine += trilinear interpolation of `coarse` on `fine_box` (its prolongation_footprint must lie
 /// in coarse's ghosted box); other fine points are left as they are.
 template <class T>

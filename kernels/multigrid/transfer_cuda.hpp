@@ -12,6 +12,10 @@ void restrict_full_weighting_cuda(mesh::FieldView<const T, 3> fine, mesh::FieldV
                                   const Coarsening& c, StreamHandle stream);
 
 template <class T>
+void restrict_residual_full_weighting_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> coarse,
+                                           const mesh::Box<3>& coarse_box, const PoissonCoefficients<T>& k, StreamHandle stream);
+
+template <class T>
 void prolong_and_add_cuda(mesh::FieldView<const T, 3> coarse, mesh::FieldView<T, 3> fine, const mesh::Box<3>& fine_box,
                           const Coarsening& c, StreamHandle stream);
 

@@ -27,6 +27,29 @@ void restrict_full_weighting(const mesh::Field<T, 3>& fine, mesh::Field<T, 3>& c
 }
 
 template <class T>
+void restrict_residual_full_weighting(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<T, 3>& coarse,
+                                      const mesh::Box<3>& coarse_box, const PoissonCoefficients<T>& k, StreamHandle stream) {
+  constexpr const char* name = "multigrid::restrict_residual_full_weighting";
+  require_same_space(u, f, name);
+  require_same_space(u, coarse, name);
+  if (coarse_box.empty()) return;
+  const auto footprint = restriction_footprint(coarse_box);
+  require_reach(u, footprint.grow(1), name);
+  require_reach(f, footprint, name);
+  require_reach(coarse, coarse_box, name);
+  core::run_on_space(
+      name, u.space(), stream,
+      [&] {
+        const auto uv = u.view();
+        const auto fv = f.view();
+        const auto cv = coarse.view();
+        core::for_each_host("multigrid::restrict_residual_full_weighting::host", coarse_box,
+                            [&](std::int64_t i, std::int64_t j, std::int64_t kk) { cv(i, j, kk) = residual_restriction_at(uv, fv, i, j, kk, k); });
+      },
+      [&](auto) { restrict_residual_full_weighting_cuda<T>(u.view(), f.view(), coarse.view(), coarse_box, k, stream); });
+}
+
+template <class T>
 void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, const mesh::Box<3>& fine_box,
                      StreamHandle stream, const Coarsening& c) {
   constexpr const char* name = "multigrid::prolong_and_add";
@@ -50,6 +73,8 @@ void prolong_and_add(const mesh::Field<T, 3>& coarse, mesh::Field<T, 3>& fine, c
 #define GRIDFLOW_INSTANTIATE_TRANSFER(T)                                                                              \
   template void restrict_full_weighting<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle, \
                                            const Coarsening&);                                                        \
+  template void restrict_residual_full_weighting<T>(const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, mesh::Field<T, 3>&, \
+                                                    const mesh::Box<3>&, const PoissonCoefficients<T>&, StreamHandle);  \
   template void prolong_and_add<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle,    \
                                    const Coarsening&);
 GRIDFLOW_INSTANTIATE_TRANSFER(float)

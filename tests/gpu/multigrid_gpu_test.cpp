@@ -139,6 +139,13 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
   expect_same<T>({u, coarse}, 1, [&](Fields& a, auto s) { mg::restrict_full_weighting(a[0], a[1], coarse_box, s); }, "restriction");
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s); }, "prolongation");
+  expect_same<T>({u, f, coarse}, 2, [&](Fields& a, auto s) { mg::restrict_residual_full_weighting(a[0], a[1], a[2], coarse_box, k, s); },
+                 "residual restriction");
+  // Coarse planes in several chunks, the last one short (36 planes).
+  const Spec tall_coarse{Box<3>{{0, 0, 0}, {20, 10, 37}}, 1, 0.8};
+  expect_same<T>({tall_u, tall_f, tall_coarse}, 2,
+                 [&](Fields& a, auto s) { mg::restrict_residual_full_weighting(a[0], a[1], a[2], Box<3>{{1, 1, 1}, {19, 9, 36}}, k, s); },
+                 "residual restriction over several z-chunks");
   const Box<3> odd_rows{{2, 1, 2}, {68, 37, 25}};  // rows start on an even point and end on a lone one
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], odd_rows, s); },
                  "prolongation of odd rows");

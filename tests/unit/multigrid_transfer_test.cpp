@@ -4,6 +4,10 @@
 // halves, so "exactly" means bitwise in both precisions.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "kernels/multigrid/residual.hpp"
+#include "kernels/stencil/jacobi.hpp"
 #include "kernels/multigrid/transfer.hpp"
 
 namespace {
@@ -95,4 +99,30 @@ TYPED_TEST(MultigridTransfer, FootprintsAreChecked) {
   EXPECT_THROW(mg::restrict_full_weighting(fine, coarse, coarse_points, nullptr), gridflow::Error);
   EXPECT_EQ(mg::restriction_footprint(Box<3>{{2, 3, 1}, {4, 3, 2}}), (Box<3>{{3, 5, 1}, {9, 7, 5}}));
   EXPECT_EQ(mg::prolongation_footprint(Box<3>{{3, 4, 1}, {7, 4, 2}}), (Box<3>{{1, 2, 0}, {4, 2, 1}}));
+}
+
+// The fused residual restriction is the residual field restricted, bitwise: the same operations
+// on the same values, only not stored in between.
+TYPED_TEST(MultigridTransfer, ResidualRestrictionEqualsTheRestrictedResidualBitwise) {
+  using T = TypeParam;
+  const auto u = fine_field<T>([](double i, double j, double k) { return std::sin(0.7 * i + 0.3) * std::cos(0.4 * j) + 0.05 * k * k; });
+  const auto f = fine_field<T>([](double i, double j, double k) { return std::cos(0.2 * i * j) - 0.3 * k; });
+  const auto c = gridflow::kernels::stencil::poisson_coefficients<T>(0.1, 0.13, 0.07);
+  Field<T, 3> r(u.owned(), 1, MemorySpace::host, "r");
+  mg::residual(u, f, r, u.owned().grow(-1), c, nullptr);
+  Field<T, 3> separate(coarse_points, 1, MemorySpace::host), fused(coarse_points, 1, MemorySpace::host);
+  mg::restrict_full_weighting(r, separate, coarse_interior, nullptr);
+  mg::restrict_residual_full_weighting(u, f, fused, coarse_interior, c, nullptr);
+  const auto g = fused.ghosted();
+  std::size_t differing = 0, nonzero = 0;
+  for (auto k = g.lo[2]; k <= g.hi[2]; ++k)
+    for (auto j = g.lo[1]; j <= g.hi[1]; ++j)
+      for (auto i = g.lo[0]; i <= g.hi[0]; ++i) {
+        differing += fused(i, j, k) != separate(i, j, k);
+        nonzero += fused(i, j, k) != T(0);
+      }
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(nonzero, static_cast<std::size_t>(coarse_interior.size())) << "every interior coarse point written, nothing else";
+  // Its footprint grown by one must lie in u: the corner coarse point of the whole grid reads past it.
+  EXPECT_THROW(mg::restrict_residual_full_weighting(u, f, fused, coarse_points, c, nullptr), gridflow::Error);
 }
