@@ -3,7 +3,7 @@
 // multigrid cycle from a zero guess (MultigridSolver::precondition), until the relative residual
 // is under the tolerance, within config.max_iterations iterations. The cycle is not symmetric
 // unless multigrid.symmetric_cycle asks for it (with equal pre and post smoothing counts): the
-// flexible CG of conjugate_gradient.hpp copes, and converges in fewer iterations. With
+// flexible CG of conjugate_gradient.hpp copes (in as many iterations as the symmetric cycle). With
 // multigrid.full_multigrid (the default) the first preconditioning is the full multigrid pass, so
 // the first step lands near the discretisation error (513^3 double: 4 iterations instead of 6).
 #include <memory>
