@@ -92,6 +92,19 @@ MultigridHierarchy<T>::MultigridHierarchy(const PoissonContext& context)
     }
   }
 
+  // On a device, where a level lives on one rank and the next halves every axis (so the coarse
+  // points' footprint lies in the level's own updated points), its residual is formed where the
+  // full weighting reads it: one pass over u and f instead of the residual field written and read
+  // back. (A level on one rank decides alike wherever it lives: no exchange is skipped on some
+  // ranks.) Not on the host, where computing each fine residual for every coarse point that weighs
+  // it costs more than the memory it saves (128^3 multigrid solve 0.48-0.50 s against 0.39-0.40).
+  m_fused_restriction.assign(levels(), false);
+  for (int l = 0; l + 1 < levels(); ++l)
+    m_fused_restriction[l] = context.space == mesh::MemorySpace::device && takes_part(l) && takes_part(l + 1) &&
+                             m_plan[l].dims == std::array<int, 3>{1, 1, 1} && m_plan[l].to_coarser == CoarseTransfer::halo &&
+                             m_plan[l].coarsening.halves_all() &&
+                             m_levels[l]->updated().contains(mg::restriction_footprint(m_levels[l + 1]->updated()));
+
   const int last = levels() - 1;
   const auto coarsest_interior = m_plan[last].grid.interior();
   if (takes_part(last) && m_levels[last]->decomposition().size() == 1 && last > 0 &&
@@ -128,6 +141,16 @@ void MultigridHierarchy<T>::cycle(mesh::Field<T, 3>& u, const mesh::Field<T, 3>&
 template <class T>
 void MultigridHierarchy<T>::cycle_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   cycle(0, m_options.cycle == "F", u, f, true);
+}
+
+template <class T>
+void MultigridHierarchy<T>::correction_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, bool full) {
+  if (!full) {
+    cycle_from_zero(u, f);
+    return;
+  }
+  mg::fill_zero(u, m_stream);
+  full_multigrid(u, f);
 }
 
 template <class T>
@@ -260,21 +283,10 @@ template <class T>
 void MultigridHierarchy<T>::restrict_residual(int l, mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   auto& level = *m_levels[l];
   level.exchange(u, 1);
-  // On a device, where the level lives on one rank and the coarser level halves every axis (so the
-  // coarse points' footprint lies in the level's own updated points), the residual is formed where
-  // the weighting reads it: one pass over u and f instead of writing the residual field and reading
-  // it back. (One rank decides alike on every rank that takes part: no exchange is skipped on some.)
-  // Not on the host, where computing each fine residual for every coarse point that weighs it costs
-  // more than the memory it saves (128^3 multigrid solve 0.48-0.50 s against 0.39-0.40).
-  const auto& plan = m_plan[l];
-  const auto& c = plan.coarsening;
-  if (u.space() == mesh::MemorySpace::device && plan.dims == std::array<int, 3>{1, 1, 1} && plan.to_coarser == CoarseTransfer::halo && c.halves(0) && c.halves(1) &&
-      c.halves(2)) {
+  if (m_fused_restriction[l]) {
     auto& coarse = *m_levels[l + 1];
-    if (level.updated().contains(mg::restriction_footprint(coarse.updated()))) {
-      mg::restrict_residual_full_weighting(u, f, coarse.rhs(), coarse.updated(), level.coefficients(), m_stream);
-      return;
-    }
+    mg::restrict_residual_full_weighting(u, f, coarse.rhs(), coarse.updated(), level.coefficients(), m_stream);
+    return;
   }
   mg::residual(u, f, level.residual(), level.updated(), level.coefficients(), m_stream);
   restrict_to_coarser(l, level.residual());

@@ -55,6 +55,9 @@ class MultigridHierarchy {
   /// interpolated correction to u and takes one cycle too. From a zero or rough start it ends
   /// near the discretisation error, where a cycle alone would not. Collective.
   void full_multigrid(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
+  /// u = 0, then full_multigrid(u, f) where `full`, else cycle_from_zero(u, f): a correction for
+  /// the residual f. Collective.
+  void correction_from_zero(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, bool full);
 
   /// ||f - A u||_2 over the whole finest grid's interior. Exchanges u's ghosts. Collective.
   double residual_norm(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
@@ -86,6 +89,7 @@ class MultigridHierarchy {
   std::vector<MultigridLevelPlan> m_plan;
   std::shared_ptr<const halo::NcclComm> m_nccl;
   std::vector<std::unique_ptr<MultigridLevel<T>>> m_levels;  // null where this rank takes no part
+  std::vector<bool> m_fused_restriction;  // per level: its residual restricted by restrict_residual_full_weighting
   std::unique_ptr<halo::MultigridGather<T>> m_gather;              // into the first gathered level, if any
   std::unique_ptr<ConjugateGradient<T>> m_coarse_solver;     // where this rank takes part in a distributed or large coarsest level
   mesh::Buffer m_coarse_inverse;                             // else the coarsest level's dense inverse, in the fields' space

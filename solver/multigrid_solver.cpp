@@ -43,12 +43,7 @@ void MultigridSolver<T>::improve(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& 
   }
   if constexpr (std::is_same_v<T, double>) {
     if (!residual_kept) m_hierarchy.residual_norm(u, f, *m_mixed_r);
-    if (full) {
-      mg::fill_zero(*m_mixed_e, m_context.stream);
-      m_mixed->full_multigrid(*m_mixed_e, *m_mixed_r);
-    } else {
-      m_mixed->cycle_from_zero(*m_mixed_e, *m_mixed_r);
-    }
+    m_mixed->correction_from_zero(*m_mixed_e, *m_mixed_r, full);
     mg::add_correction(*m_mixed_e, u, m_updated, m_context.stream);
   }
 }
@@ -138,22 +133,12 @@ std::unique_ptr<PoissonSolve<T>> MultigridSolver<T>::start(mesh::Field<T, 3>& u,
 template <class T>
 void MultigridSolver<T>::precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e, bool full) {
   if (!m_mixed) {
-    if (full) {
-      mg::fill_zero(e, m_context.stream);
-      m_hierarchy.full_multigrid(e, r);
-    } else {
-      m_hierarchy.cycle_from_zero(e, r);
-    }
+    m_hierarchy.correction_from_zero(e, r, full);
     return;
   }
   if constexpr (std::is_same_v<T, double>) {
     mg::convert(r, *m_mixed_r, m_updated, m_context.stream);
-    if (full) {
-      mg::fill_zero(*m_mixed_e, m_context.stream);
-      m_mixed->full_multigrid(*m_mixed_e, *m_mixed_r);
-    } else {
-      m_mixed->cycle_from_zero(*m_mixed_e, *m_mixed_r);
-    }
+    m_mixed->correction_from_zero(*m_mixed_e, *m_mixed_r, full);
     mg::convert(*m_mixed_e, e, e.ghosted(), m_context.stream);  // ghosts and boundary too, as the double cycle leaves them
   }
 }

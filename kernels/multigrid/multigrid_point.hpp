@@ -75,6 +75,7 @@ struct Coarsening {
   int shift[3] = {1, 1, 1};
   GRIDFLOW_HOST_DEVICE bool any() const { return (shift[0] | shift[1] | shift[2]) != 0; }
   GRIDFLOW_HOST_DEVICE bool halves(int d) const { return shift[d] != 0; }
+  GRIDFLOW_HOST_DEVICE bool halves_all() const { return (shift[0] & shift[1] & shift[2]) != 0; }
 };
 
 /// Full weighting's (1/4, 1/2, 1/4) along one axis, as 0.5 mid + 0.25 (low + high), not 0.25 low +
