@@ -73,22 +73,22 @@ __global__ void __launch_bounds__(prolong_threads_x* prolong_threads_y)
 // u at the nine points is kept for three planes in registers (the residuals' z neighbours); the 12
 // x and y neighbours outside them and f's nine values are loaded with the plane. A coarse point
 // costs two fine planes of 30 loads, where the residual field cost a write and a read of every
-// fine point. A thread walks 16 coarse planes (one fine plane of 33 recomputed). On the small
-// levels that walk of dependent loads sets the time (H100: 17-67 us a launch at 31^3 coarse points
-// and less, 580 us at 255^3); a walk shortened where the grid holds few blocks is the next step.
+// fine point. A thread walks up to 16 coarse planes (one fine plane of 33 recomputed), fewer where
+// the grid would otherwise hold under 1024 blocks: a walk's steps are dependent loads, and on the
+// small levels (31^3 coarse points and less) 16 of them took 17-67 us a launch on an H100.
 constexpr int residual_restriction_threads_x = 32, residual_restriction_threads_y = 4;
-constexpr long long residual_restriction_chunk = 16;  // coarse planes a thread walks
+constexpr long long residual_restriction_chunk = 16, residual_restriction_blocks = 1024;
 
 template <class T>
 __global__ void __launch_bounds__(residual_restriction_threads_x* residual_restriction_threads_y)
     residual_restriction_kernel(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> coarse,
-                                core::BoxPoints<3> b, PoissonCoefficients<T> c) {
+                                core::BoxPoints<3> b, long long chunk, PoissonCoefficients<T> c) {
   const long long x = static_cast<long long>(blockIdx.x) * residual_restriction_threads_x + threadIdx.x;
   const long long y = static_cast<long long>(blockIdx.y) * residual_restriction_threads_y + threadIdx.y;
   if (x >= b.n[0] || y >= b.n[1]) return;
-  const long long I = b.lo[0] + x, J = b.lo[1] + y, K_first = b.lo[2] + static_cast<long long>(blockIdx.z) * residual_restriction_chunk;
+  const long long I = b.lo[0] + x, J = b.lo[1] + y, K_first = b.lo[2] + static_cast<long long>(blockIdx.z) * chunk;
   const long long planes_left = b.lo[2] + b.n[2] - K_first;
-  const int coarse_planes = static_cast<int>(planes_left < residual_restriction_chunk ? planes_left : residual_restriction_chunk);
+  const int coarse_planes = static_cast<int>(planes_left < chunk ? planes_left : chunk);
   const long long sy = u.stride[1], sz = u.stride[2], fy = f.stride[1], fz = f.stride[2];
   const T* up = &u(2 * I, 2 * J, 2 * K_first - 1);  // the thread's centre fine point, plane by plane
   const T* fp = &f(2 * I, 2 * J, 2 * K_first - 1);
@@ -148,12 +148,15 @@ void restrict_residual_full_weighting_cuda(mesh::FieldView<const T, 3> u, mesh::
                                            const mesh::Box<3>& coarse_box, const PoissonCoefficients<T>& k, StreamHandle stream) {
   if (coarse_box.empty()) return;
   const auto b = core::BoxPoints<3>::of(coarse_box);
-  constexpr long long tx = residual_restriction_threads_x, ty = residual_restriction_threads_y, tz = residual_restriction_chunk;
+  constexpr long long tx = residual_restriction_threads_x, ty = residual_restriction_threads_y;
+  const long long blocks_xy = ((b.n[0] + tx - 1) / tx) * ((b.n[1] + ty - 1) / ty);
+  long long tz = residual_restriction_chunk;
+  while (tz > 1 && blocks_xy * ((b.n[2] + tz - 1) / tz) < residual_restriction_blocks) tz /= 2;
   GRIDFLOW_REQUIRE((b.n[0] + tx - 1) / tx < (1ll << 31) && (b.n[1] + ty - 1) / ty < 65535 && (b.n[2] + tz - 1) / tz < 65535,
                    "multigrid::restrict_residual_full_weighting: box too large for the CUDA launch");
   const dim3 grid(static_cast<unsigned>((b.n[0] + tx - 1) / tx), static_cast<unsigned>((b.n[1] + ty - 1) / ty),
                   static_cast<unsigned>((b.n[2] + tz - 1) / tz));
-  residual_restriction_kernel<T><<<grid, dim3(tx, ty), 0, stream>>>(u, f, coarse, b, k);
+  residual_restriction_kernel<T><<<grid, dim3(tx, ty), 0, stream>>>(u, f, coarse, b, tz, k);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -141,11 +141,17 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], fine_box, s); }, "prolongation");
   expect_same<T>({u, f, coarse}, 2, [&](Fields& a, auto s) { mg::restrict_residual_full_weighting(a[0], a[1], a[2], coarse_box, k, s); },
                  "residual restriction");
-  // Coarse planes in several chunks, the last one short (36 planes).
+  // Small boxes walk one coarse plane a thread; 256 x 64 x 120 coarse points walk 16, the last
+  // chunk short (8 planes).
   const Spec tall_coarse{Box<3>{{0, 0, 0}, {20, 10, 37}}, 1, 0.8};
   expect_same<T>({tall_u, tall_f, tall_coarse}, 2,
                  [&](Fields& a, auto s) { mg::restrict_residual_full_weighting(a[0], a[1], a[2], Box<3>{{1, 1, 1}, {19, 9, 36}}, k, s); },
-                 "residual restriction over several z-chunks");
+                 "residual restriction, a plane a thread");
+  const Spec wide_u{Box<3>{{0, 0, 0}, {514, 130, 242}}, 1, 0.2}, wide_f{Box<3>{{0, 0, 0}, {514, 130, 242}}, 1, 1.4},
+      wide_coarse{Box<3>{{0, 0, 0}, {257, 65, 121}}, 1, 0.6};
+  expect_same<T>({wide_u, wide_f, wide_coarse}, 2,
+                 [&](Fields& a, auto s) { mg::restrict_residual_full_weighting(a[0], a[1], a[2], Box<3>{{1, 1, 1}, {256, 64, 120}}, k, s); },
+                 "residual restriction, 16 planes a thread");
   const Box<3> odd_rows{{2, 1, 2}, {68, 37, 25}};  // rows start on an even point and end on a lone one
   expect_same<T>({coarse, out}, 1, [&](Fields& a, auto s) { mg::prolong_and_add(a[0], a[1], odd_rows, s); },
                  "prolongation of odd rows");
