@@ -4,8 +4,10 @@
 
 #include <array>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
+#include "kernels/multigrid/mixed_precision.hpp"
 #include "kernels/multigrid/residual.hpp"
 #include "kernels/multigrid/vector_ops.hpp"
 #include "mesh/check.hpp"
@@ -46,15 +48,32 @@ double ConjugateGradient<T>::residual(mesh::Field<T, 3>& u, const mesh::Field<T,
 }
 
 template <class T>
-double ConjugateGradient<T>::precondition(const Preconditioner& m) {
-  if (!m) {
+double ConjugateGradient<T>::precondition() {
+  const MPI_Comm comm = m_decomposition.comm();
+  if (m_rounded.apply) {
+    if constexpr (std::is_same_v<T, double>) {
+      mg::convert(m_r, *m_rounded.r, m_interior, m_stream);
+      m_rounded.apply(m_result.iterations == 0);
+      return global_sums<1>({mg::dot(m_r, *m_rounded.z, m_interior, m_stream)}, comm)[0];
+    }
+  }
+  if (!m_precondition) {
     m_z_in_use = &m_r;
-    return global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, m_decomposition.comm())[0];
+    return global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, comm)[0];
   }
   if (!m_z) m_z = std::make_unique<mesh::Field<T, 3>>(m_r.owned(), m_r.ghost_width(), m_r.space(), "cg_z");
-  m(m_r, *m_z);
+  m_precondition(m_r, *m_z);
   m_z_in_use = m_z.get();
-  return global_sums<1>({mg::dot(m_r, *m_z, m_interior, m_stream)}, m_decomposition.comm())[0];
+  return global_sums<1>({mg::dot(m_r, *m_z, m_interior, m_stream)}, comm)[0];
+}
+
+template <class T>
+void ConjugateGradient<T>::direction_from_preconditioned() {
+  if (m_rounded.apply) {
+    if constexpr (std::is_same_v<T, double>) mg::convert(*m_rounded.z, m_p, m_interior, m_stream);
+    return;
+  }
+  mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
 }
 
 template <class T>
@@ -70,10 +89,28 @@ typename ConjugateGradient<T>::Result ConjugateGradient<T>::solve(mesh::Field<T,
 template <class T>
 void ConjugateGradient<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
                                  Preconditioner precondition_with, std::function<void(std::int64_t, double)> on_iteration) {
+  m_precondition = std::move(precondition_with);
+  m_rounded = {};
+  begin(u, f, options, std::move(on_iteration));
+}
+
+template <class T>
+void ConjugateGradient<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
+                                 RoundedPreconditioner precondition_with, std::function<void(std::int64_t, double)> on_iteration) {
+  GRIDFLOW_REQUIRE((std::is_same_v<T, double>), "conjugate gradients: a float preconditioner is for double solves");
+  GRIDFLOW_REQUIRE(precondition_with.r && precondition_with.z && precondition_with.apply,
+                   "conjugate gradients: the float preconditioner needs its r and z fields and its apply");
+  m_precondition = {};
+  m_rounded = std::move(precondition_with);
+  begin(u, f, options, std::move(on_iteration));
+}
+
+template <class T>
+void ConjugateGradient<T>::begin(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
+                                 std::function<void(std::int64_t, double)> on_iteration) {
   m_u = &u;
   m_f = &f;
   m_options = options;
-  m_precondition = std::move(precondition_with);
   m_on_iteration = std::move(on_iteration);
   m_result = Result{};
   m_rr = residual(u, f);
@@ -86,8 +123,8 @@ void ConjugateGradient<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& 
     m_finished = true;
     return;
   }
-  m_rho = precondition(m_precondition);
-  mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
+  m_rho = precondition();
+  direction_from_preconditioned();
   m_residual_is_true = true;
   m_finished = m_result.iterations >= options.max_iterations;
 }
@@ -96,7 +133,6 @@ template <class T>
 bool ConjugateGradient<T>::iterate() {
   if (m_finished) return false;
   const MPI_Comm comm = m_decomposition.comm();
-  const auto& m = m_precondition;
   m_halo.exchange(m_p, 1);
   const double pq = global_sums<1>({mg::laplacian_and_dot(m_p, m_q, m_interior, m_k, m_stream)}, comm)[0];
   if (!std::isfinite(pq)) {  // p or A p is no longer finite: this iteration's residual is not either
@@ -111,8 +147,14 @@ bool ConjugateGradient<T>::iterate() {
     return false;
   }
   const double alpha = m_rho / pq;
-  // u += alpha p, r -= alpha q and (r, r) in one pass.
-  const double rr = mg::cg_update(static_cast<T>(alpha), m_p, m_q, *m_u, m_r, m_interior, m_stream);
+  // u += alpha p, r -= alpha q and (r, r) in one pass (and r rounded for a float preconditioner).
+  double rr = 0;
+  if constexpr (std::is_same_v<T, double>) {
+    rr = m_rounded.apply ? mg::cg_update(alpha, m_p, m_q, *m_u, m_r, *m_rounded.r, m_interior, m_stream)
+                         : mg::cg_update(alpha, m_p, m_q, *m_u, m_r, m_interior, m_stream);
+  } else {
+    rr = mg::cg_update(static_cast<T>(alpha), m_p, m_q, *m_u, m_r, m_interior, m_stream);
+  }
   ++m_result.iterations;
   m_rr = global_sums<1>({rr}, comm)[0];
   m_residual_is_true = false;
@@ -128,16 +170,28 @@ bool ConjugateGradient<T>::iterate() {
       m_finished = true;
       return true;
     }
-    m_rho = precondition(m);
-    mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
+    m_rho = precondition();
+    direction_from_preconditioned();
     return true;
   }
-  double beta = 0;
-  if (m) {
-    m(m_r, *m_z);
-    const auto sums = global_sums<2>(mg::dot2(m_r, *m_z, m_q, m_interior, m_stream), comm);
-    beta = -alpha * sums[1] / m_rho;
+  // The flexible beta: (z_new, r_new - r_old) / (z_old, r_old), with r_new - r_old = -alpha q.
+  const auto flexible_beta = [&](const std::array<double, 2>& sums) {
+    const double beta = -alpha * sums[1] / m_rho;
     m_rho = sums[0];
+    return beta;
+  };
+  if constexpr (std::is_same_v<T, double>) {
+    if (m_rounded.apply) {
+      m_rounded.apply(false);
+      const double beta = flexible_beta(global_sums<2>(mg::dot2(m_r, *m_rounded.z, m_q, m_interior, m_stream), comm));
+      mg::xpby(*m_rounded.z, beta, m_p, m_interior, m_stream);
+      return true;
+    }
+  }
+  double beta = 0;
+  if (m_precondition) {
+    m_precondition(m_r, *m_z);
+    beta = flexible_beta(global_sums<2>(mg::dot2(m_r, *m_z, m_q, m_interior, m_stream), comm));
   } else {
     beta = m_rr / m_rho;
     m_rho = m_rr;
@@ -166,7 +220,7 @@ void ConjugateGradient<T>::restore(std::int64_t iterations, const std::vector<st
   m_converged_at_start = false;
   m_finished = iterations >= m_options.max_iterations;
   if (m_precondition && !m_z) m_z = std::make_unique<mesh::Field<T, 3>>(m_r.owned(), m_r.ghost_width(), m_r.space(), "cg_z");
-  m_z_in_use = m_precondition ? m_z.get() : &m_r;
+  m_z_in_use = m_precondition ? m_z.get() : &m_r;  // unused with a float preconditioner, which keeps its own z
 }
 
 template <class T>

@@ -32,6 +32,18 @@ class ConjugateGradient {
   /// solver only reads z there). Both fields have the solver's layout.
   using Preconditioner = std::function<void(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z)>;
 
+  /// A preconditioner that works in float (mixed-precision multigrid in a double solve) on fields
+  /// of its own: the solver rounds r into `r` as it updates r, and reads z in float from `z`
+  /// where it would read its own z, so no pass over memory converts either. `apply` sets z ~
+  /// A^{-1} r on the owned interior points (`first`: the solve's first direction). Both fields have
+  /// the solver's owned box; the iterates are bitwise those of a Preconditioner that rounds r,
+  /// applies the same cycle and widens z.
+  struct RoundedPreconditioner {
+    mesh::Field<float, 3>* r = nullptr;
+    mesh::Field<float, 3>* z = nullptr;
+    std::function<void(bool first)> apply;
+  };
+
   struct Options {
     double tolerance = 1e-8;           ///< on ||f - A u|| / reference
     std::int64_t max_iterations = 100;
@@ -63,6 +75,9 @@ class ConjugateGradient {
   /// One solve at a time; u, f and the functions must stay alive until finish().
   void start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, Preconditioner precondition = {},
              std::function<void(std::int64_t, double)> on_iteration = {});
+  /// start() with a preconditioner in float (T = double only).
+  void start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, RoundedPreconditioner precondition,
+             std::function<void(std::int64_t, double)> on_iteration = {});
   /// Returns whether it took an iteration (false once the solve has ended). Collective.
   bool iterate();
   /// Converged, max_iterations done, or no direction left to search.
@@ -82,7 +97,12 @@ class ConjugateGradient {
   /// r = f - A u and its global squared norm.
   double residual(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
   /// z = M r (z is r without a preconditioner) and the global (r, z).
-  double precondition(const Preconditioner& m);
+  double precondition();
+  /// p = z.
+  void direction_from_preconditioned();
+  /// The rest of start(), once the preconditioner is set.
+  void begin(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
+             std::function<void(std::int64_t, double)> on_iteration);
   double relative(double squared) const { return m_reference > 0 ? std::sqrt(squared) / m_reference : 0.0; }
 
   const mesh::Decomposition<3>& m_decomposition;
@@ -99,6 +119,7 @@ class ConjugateGradient {
   const mesh::Field<T, 3>* m_f = nullptr;
   Options m_options;
   Preconditioner m_precondition;
+  RoundedPreconditioner m_rounded;  // instead of m_precondition where its apply is set
   std::function<void(std::int64_t, double)> m_on_iteration;
   double m_reference = 0;
   double m_rr = 0;   // squared residual norm, true or recursive

@@ -138,9 +138,15 @@ void MultigridSolver<T>::precondition(const mesh::Field<T, 3>& r, mesh::Field<T,
   }
   if constexpr (std::is_same_v<T, double>) {
     mg::convert(r, *m_mixed_r, m_updated, m_context.stream);
-    m_mixed->correction_from_zero(*m_mixed_e, *m_mixed_r, full);
+    precondition_rounded(full);
     mg::convert(*m_mixed_e, e, e.ghosted(), m_context.stream);  // ghosts and boundary too, as the double cycle leaves them
   }
+}
+
+template <class T>
+void MultigridSolver<T>::precondition_rounded(bool full) {
+  GRIDFLOW_REQUIRE(m_mixed != nullptr, "multigrid: precondition_rounded() is for mixed precision");
+  m_mixed->correction_from_zero(*m_mixed_e, *m_mixed_r, full);
 }
 
 template class MultigridSolver<float>;

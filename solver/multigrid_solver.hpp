@@ -10,7 +10,8 @@
 // the convergence check, folded into the same pass) and stores it in float, takes one cycle (or
 // the full multigrid pass) for A e = r from e = 0 in float and adds e to u in double; so u and
 // the residual the tolerance is checked on stay double while the cycle moves half the bytes.
-// precondition() rounds r to float, cycles, and widens e back.
+// precondition() rounds r to float, cycles, and widens e back (precondition_rounded() leaves both
+// conversions to its caller).
 #include <memory>
 #include <string>
 
@@ -36,6 +37,12 @@ class MultigridSolver : public PoissonSolver<T> {
   /// have the layout of make_field(); r is read at the owned interior points, e is written
   /// everywhere it is owned. Collective.
   void precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e, bool full = false);
+  /// Mixed precision only: precondition() on float fields of its own, for a caller that rounds r
+  /// into rounded_residual() itself and reads e from rounded_correction() (conjugate gradients'
+  /// RoundedPreconditioner), so that no pass of its own converts either.
+  void precondition_rounded(bool full = false);
+  mesh::Field<float, 3>& rounded_residual() { return *m_mixed_r; }
+  mesh::Field<float, 3>& rounded_correction() { return *m_mixed_e; }
 
   /// A zero field of the layout precondition() takes (this rank's owned box, the ghost width the
   /// grid transfers need, the context's memory space).

@@ -8,8 +8,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "kernels/multigrid/mixed_precision.hpp"
+#include "kernels/stencil/jacobi.hpp"
 #include "poisson_test_support.hpp"
+#include "solver/conjugate_gradient.hpp"
+#include "solver/multigrid_solve_fields.hpp"
+#include "solver/multigrid_solver.hpp"
 
 namespace gridflow::testing {
 
@@ -44,6 +51,50 @@ class DoubleCycles : private detail::ConfigCopy, public Solver {
     return config;
   }
 };
+
+/// The gathered u and the relative residual after each iteration of a solve.
+struct IterateHistory {
+  std::vector<double> u, residuals;
+};
+
+/// Conjugate gradients preconditioned by mixed-precision multigrid (`config` must ask for it) on
+/// one rank: through RoundedPreconditioner (`rounded`: CG rounds r and reads the float z), or
+/// through a Preconditioner that rounds r, cycles and widens z in passes of their own.
+inline IterateHistory cg_with_float_multigrid(const solver::PoissonConfig& config, mesh::MemorySpace space, bool rounded) {
+  const mesh::Decomposition<3> d(config.grid, MPI_COMM_SELF, {1, 1, 1}, config.run.halo_width);
+  std::optional<mesh::Stream> stream;
+  if (space == mesh::MemorySpace::device) stream.emplace();
+  const StreamHandle s = stream ? stream->get() : nullptr;
+  solver::PoissonProblem<double> problem(config, d, space, s, config.run.halo_width);
+  const solver::PoissonContext context{config, d, space, s, halo::Transport::mpi};
+  solver::MultigridSolver<double> multigrid(context);
+  GRIDFLOW_REQUIRE(multigrid.mixed(), "cg_with_float_multigrid: the config must ask for mixed precision");
+  solver::ConjugateGradient<double> cg(d, multigrid.hierarchy().plan(0).ghost, space,
+                                       kernels::stencil::poisson_coefficients<double>(config.grid.spacing(0), config.grid.spacing(1),
+                                                                                      config.grid.spacing(2)),
+                                       halo::Transport::mpi, s);
+  const solver::MultigridSolveFields<double> fields(multigrid, context, problem.u(), problem.f(), "cg");
+  const solver::ConjugateGradient<double>::Options options{config.tolerance, config.max_iterations, problem.b_norm()};
+  IterateHistory got;
+  auto record = [&got](std::int64_t, double relative) { got.residuals.push_back(relative); };
+  if (rounded) {
+    solver::ConjugateGradient<double>::RoundedPreconditioner m;
+    m.r = &multigrid.rounded_residual();
+    m.z = &multigrid.rounded_correction();
+    m.apply = [&](bool first) { multigrid.precondition_rounded(first); };
+    cg.start(fields.u(), fields.f(), options, std::move(m), record);
+  } else {
+    cg.start(fields.u(), fields.f(), options,
+             [&](const mesh::Field<double, 3>& r, mesh::Field<double, 3>& z) { multigrid.precondition(r, z, cg.iterations() == 0); },
+             record);
+  }
+  while (cg.iterate()) {
+  }
+  got.residuals.push_back(cg.finish().relative_residual);
+  fields.finish();
+  got.u = gather_owned(problem.u(), d.owned(), config.grid.points(), MPI_COMM_SELF, s);
+  return got;
+}
 
 /// u = sin(pi x) sin(2 pi y) sin(3 pi z) on the unit cube: zero on the faces, f = -14 pi^2 u.
 inline std::string sine_deck(int n) {

@@ -9,9 +9,10 @@ namespace gridflow::kernels::multigrid {
 
 namespace {
 
-template <class T>
+template <class A, class B>
 struct Product {
-  mesh::FieldView<const T, 3> a, b;
+  mesh::FieldView<const A, 3> a;
+  mesh::FieldView<const B, 3> b;
   __device__ double operator()(long long i, long long j, long long k) const { return product_point(a(i, j, k), b(i, j, k)); }
 };
 
@@ -23,12 +24,14 @@ struct Axpy {
   __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = axpy_point(alpha, x(i, j, k), y(i, j, k)); }
 };
 
-template <class T>
+template <class X, class T>
 struct Xpby {
-  mesh::FieldView<const T, 3> x;
+  mesh::FieldView<const X, 3> x;
   T beta;
   mesh::FieldView<T, 3> y;
-  __device__ void operator()(long long i, long long j, long long k) const { y(i, j, k) = xpby_point(x(i, j, k), beta, y(i, j, k)); }
+  __device__ void operator()(long long i, long long j, long long k) const {
+    y(i, j, k) = xpby_point(static_cast<T>(x(i, j, k)), beta, y(i, j, k));
+  }
 };
 
 template <class T>
@@ -51,11 +54,12 @@ struct LaplacianAndDot {
   __device__ void add(ColumnSums<1>& acc, const Value& v) const { acc.v[0] += product_point(v.p, v.q); }
 };
 
-template <class T>
+template <class T, class C>
 struct CgUpdate {
   T alpha;
   mesh::FieldView<const T, 3> p, q;
   mesh::FieldView<T, 3> u, r;
+  mesh::FieldView<C, 3> rounded;  // r rounded to C, where its data is given
   struct Value {
     T u, r;
   };
@@ -65,18 +69,21 @@ struct CgUpdate {
   __device__ void store(long long i, long long j, long long k, const Value& v) const {
     u(i, j, k) = v.u;
     r(i, j, k) = v.r;
+    if (rounded.data) rounded(i, j, k) = static_cast<C>(v.r);
   }
   __device__ void add(ColumnSums<1>& acc, const Value& v) const { acc.v[0] += product_point(v.r, v.r); }
 };
 
-template <class T>
+template <class T, class Z>
 struct Dot2 {
-  mesh::FieldView<const T, 3> r, z, q;
+  mesh::FieldView<const T, 3> r;
+  mesh::FieldView<const Z, 3> z;
+  mesh::FieldView<const T, 3> q;
   struct Value {
     double rz, zq;
   };
   __device__ Value value(long long i, long long j, long long k) const {
-    const T zv = z(i, j, k);
+    const Z zv = z(i, j, k);
     return {product_point(r(i, j, k), zv), product_point(zv, q(i, j, k))};
   }
   __device__ void store(long long, long long, long long, const Value&) const {}
@@ -94,22 +101,22 @@ double laplacian_and_dot_cuda(mesh::FieldView<const T, 3> p, mesh::FieldView<T, 
   return column_sums_cuda<1>(box, LaplacianAndDot<T>{p, q, c}, stream).v[0];
 }
 
-template <class T>
+template <class T, class C>
 double cg_update_cuda(T alpha, mesh::FieldView<const T, 3> p, mesh::FieldView<const T, 3> q, mesh::FieldView<T, 3> u,
-                      mesh::FieldView<T, 3> r, const mesh::Box<3>& box, StreamHandle stream) {
-  return column_sums_cuda<1>(box, CgUpdate<T>{alpha, p, q, u, r}, stream).v[0];
+                      mesh::FieldView<T, 3> r, mesh::FieldView<C, 3> rounded, const mesh::Box<3>& box, StreamHandle stream) {
+  return column_sums_cuda<1>(box, CgUpdate<T, C>{alpha, p, q, u, r, rounded}, stream).v[0];
 }
 
-template <class T>
-std::array<double, 2> dot2_cuda(mesh::FieldView<const T, 3> r, mesh::FieldView<const T, 3> z, mesh::FieldView<const T, 3> q,
+template <class T, class Z>
+std::array<double, 2> dot2_cuda(mesh::FieldView<const T, 3> r, mesh::FieldView<const Z, 3> z, mesh::FieldView<const T, 3> q,
                                 const mesh::Box<3>& box, StreamHandle stream) {
-  const auto sums = column_sums_cuda<2>(box, Dot2<T>{r, z, q}, stream);
+  const auto sums = column_sums_cuda<2>(box, Dot2<T, Z>{r, z, q}, stream);
   return {sums.v[0], sums.v[1]};
 }
 
-template <class T>
-double dot_cuda(mesh::FieldView<const T, 3> a, mesh::FieldView<const T, 3> b, const mesh::Box<3>& box, StreamHandle stream) {
-  return core::reduce_cuda<core::Sum>(box, Product<T>{a, b}, stream);
+template <class A, class B>
+double dot_cuda(mesh::FieldView<const A, 3> a, mesh::FieldView<const B, 3> b, const mesh::Box<3>& box, StreamHandle stream) {
+  return core::reduce_cuda<core::Sum>(box, Product<A, B>{a, b}, stream);
 }
 
 template <class T>
@@ -117,9 +124,9 @@ void axpy_cuda(T alpha, mesh::FieldView<const T, 3> x, mesh::FieldView<T, 3> y, 
   core::for_each_cuda(box, Axpy<T>{alpha, x, y}, stream);
 }
 
-template <class T>
-void xpby_cuda(mesh::FieldView<const T, 3> x, T beta, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
-  core::for_each_cuda(box, Xpby<T>{x, beta, y}, stream);
+template <class X, class T>
+void xpby_cuda(mesh::FieldView<const X, 3> x, T beta, mesh::FieldView<T, 3> y, const mesh::Box<3>& box, StreamHandle stream) {
+  core::for_each_cuda(box, Xpby<X, T>{x, beta, y}, stream);
 }
 
 template <class T>
@@ -128,18 +135,23 @@ void copy_cuda(mesh::FieldView<const T, 3> src, mesh::FieldView<T, 3> dst, const
 }
 
 #define GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(T)                                                                         \
-  template double dot_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>, const mesh::Box<3>&, StreamHandle); \
   template void axpy_cuda<T>(T, mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle); \
-  template void xpby_cuda<T>(mesh::FieldView<const T, 3>, T, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle); \
   template void copy_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle);      \
   template double laplacian_and_dot_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&,      \
-                                            const PoissonCoefficients<T>&, StreamHandle);                                \
-  template double cg_update_cuda<T>(T, mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, \
-                                    mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle);                           \
-  template std::array<double, 2> dot2_cuda<T>(mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>,                  \
-                                              mesh::FieldView<const T, 3>, const mesh::Box<3>&, StreamHandle);
+                                            const PoissonCoefficients<T>&, StreamHandle);
+#define GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA_OF(T, Z)                                                                   \
+  template double dot_cuda<T, Z>(mesh::FieldView<const T, 3>, mesh::FieldView<const Z, 3>, const mesh::Box<3>&, StreamHandle); \
+  template void xpby_cuda<Z, T>(mesh::FieldView<const Z, 3>, T, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle); \
+  template double cg_update_cuda<T, Z>(T, mesh::FieldView<const T, 3>, mesh::FieldView<const T, 3>, mesh::FieldView<T, 3>, \
+                                       mesh::FieldView<T, 3>, mesh::FieldView<Z, 3>, const mesh::Box<3>&, StreamHandle); \
+  template std::array<double, 2> dot2_cuda<T, Z>(mesh::FieldView<const T, 3>, mesh::FieldView<const Z, 3>,               \
+                                                 mesh::FieldView<const T, 3>, const mesh::Box<3>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(float)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA(double)
+GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA_OF(float, float)
+GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA_OF(double, double)
+GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA_OF(double, float)
+#undef GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA_OF
 #undef GRIDFLOW_INSTANTIATE_VECTOR_OPS_CUDA
 
 }  // namespace gridflow::kernels::multigrid

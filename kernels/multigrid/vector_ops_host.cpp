@@ -15,16 +15,16 @@
 namespace gridflow::kernels::multigrid {
 
 namespace {
-template <class T>
-void require_pair(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Box<3>& box, const char* name) {
+template <class A, class B>
+void require_pair(const mesh::Field<A, 3>& a, const mesh::Field<B, 3>& b, const mesh::Box<3>& box, const char* name) {
   require_same_space(a, b, name);
   require_reach(a, box, name);
   require_reach(b, box, name);
 }
 }  // namespace
 
-template <class T>
-double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::Box<3>& box, StreamHandle stream) {
+template <class A, class B>
+double dot(const mesh::Field<A, 3>& a, const mesh::Field<B, 3>& b, const mesh::Box<3>& box, StreamHandle stream) {
   require_pair(a, b, box, "multigrid::dot");
   if (box.empty()) return 0;
   return core::run_on_space(
@@ -36,7 +36,7 @@ double dot(const mesh::Field<T, 3>& a, const mesh::Field<T, 3>& b, const mesh::B
           return product_point(av(i, j, k), bv(i, j, k));
         });
       },
-      [&](auto) { return dot_cuda<T>(a.view(), b.view(), box, stream); });
+      [&](auto) { return dot_cuda<A, B>(a.view(), b.view(), box, stream); });
 }
 
 template <class T>
@@ -55,8 +55,8 @@ void axpy(T alpha, const mesh::Field<T, 3>& x, mesh::Field<T, 3>& y, const mesh:
       [&](auto) { axpy_cuda<T>(alpha, x.view(), y.view(), box, stream); });
 }
 
-template <class T>
-void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream) {
+template <class X, class T>
+void xpby(const mesh::Field<X, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::Box<3>& box, StreamHandle stream) {
   require_pair(x, y, box, "multigrid::xpby");
   if (box.empty()) return;
   core::run_on_space(
@@ -65,10 +65,10 @@ void xpby(const mesh::Field<T, 3>& x, T beta, mesh::Field<T, 3>& y, const mesh::
         const auto xv = x.view();
         const auto yv = y.view();
         core::for_each_host("multigrid::xpby::host", box, [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-          yv(i, j, k) = xpby_point(xv(i, j, k), beta, yv(i, j, k));
+          yv(i, j, k) = xpby_point(static_cast<T>(xv(i, j, k)), beta, yv(i, j, k));
         });
       },
-      [&](auto) { xpby_cuda<T>(x.view(), beta, y.view(), box, stream); });
+      [&](auto) { xpby_cuda<X, T>(x.view(), beta, y.view(), box, stream); });
 }
 
 template <class T>
@@ -125,14 +125,18 @@ double laplacian_and_dot(const mesh::Field<T, 3>& p, mesh::Field<T, 3>& q, const
       [&](auto) { return laplacian_and_dot_cuda<T>(p.view(), q.view(), box, c, stream); });
 }
 
-template <class T>
-double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u, mesh::Field<T, 3>& r,
-                 const mesh::Box<3>& box, StreamHandle stream) {
+namespace {
+/// cg_update, and where `rounded` is given, r rounded to C there too.
+template <class T, class C>
+double cg_update_rounding(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u,
+                          mesh::Field<T, 3>& r, mesh::Field<C, 3>* rounded, const mesh::Box<3>& box, StreamHandle stream) {
   constexpr const char* name = "multigrid::cg_update";
   require_pair(p, u, box, name);
   require_pair(q, r, box, name);
   require_same_space(p, q, name);
+  if (rounded) require_pair(r, *rounded, box, name);
   if (box.empty()) return 0;
+  const auto rounded_view = rounded ? rounded->view() : mesh::FieldView<C, 3>{};
   return core::run_on_space(
       name, p.space(), stream,
       [&] {
@@ -142,14 +146,28 @@ double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q
           uv(i, j, k) = axpy_point(alpha, pv(i, j, k), uv(i, j, k));
           const T v = axpy_point(-alpha, qv(i, j, k), rv(i, j, k));
           rv(i, j, k) = v;
+          if (rounded_view.data) rounded_view(i, j, k) = static_cast<C>(v);
           return product_point(v, v);
         });
       },
-      [&](auto) { return cg_update_cuda<T>(alpha, p.view(), q.view(), u.view(), r.view(), box, stream); });
+      [&](auto) { return cg_update_cuda<T, C>(alpha, p.view(), q.view(), u.view(), r.view(), rounded_view, box, stream); });
 }
+}  // namespace
 
 template <class T>
-std::array<double, 2> dot2(const mesh::Field<T, 3>& r, const mesh::Field<T, 3>& z, const mesh::Field<T, 3>& q,
+double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u, mesh::Field<T, 3>& r,
+                 const mesh::Box<3>& box, StreamHandle stream) {
+  return cg_update_rounding<T, T>(alpha, p, q, u, r, nullptr, box, stream);
+}
+
+template <class T, class C>
+double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u, mesh::Field<T, 3>& r,
+                 mesh::Field<C, 3>& rounded, const mesh::Box<3>& box, StreamHandle stream) {
+  return cg_update_rounding<T, C>(alpha, p, q, u, r, &rounded, box, stream);
+}
+
+template <class T, class Z>
+std::array<double, 2> dot2(const mesh::Field<T, 3>& r, const mesh::Field<Z, 3>& z, const mesh::Field<T, 3>& q,
                            const mesh::Box<3>& box, StreamHandle stream) {
   constexpr const char* name = "multigrid::dot2";
   require_pair(r, z, box, name);
@@ -164,7 +182,7 @@ std::array<double, 2> dot2(const mesh::Field<T, 3>& r, const mesh::Field<T, 3>& 
         });
         return std::array<double, 2>{sums.a, sums.b};
       },
-      [&](auto) { return dot2_cuda<T>(r.view(), z.view(), q.view(), box, stream); });
+      [&](auto) { return dot2_cuda<T, Z>(r.view(), z.view(), q.view(), box, stream); });
 }
 
 template <class T>
@@ -176,19 +194,27 @@ void fill_zero(mesh::Field<T, 3>& field, StreamHandle stream) {
 }
 
 #define GRIDFLOW_INSTANTIATE_VECTOR_OPS(T)                                                                             \
-  template double dot<T>(const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);        \
   template void axpy<T>(T, const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);            \
-  template void xpby<T>(const mesh::Field<T, 3>&, T, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);            \
   template void copy<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);               \
   template void fill_zero<T>(mesh::Field<T, 3>&, StreamHandle);                                                       \
   template double laplacian_and_dot<T>(const mesh::Field<T, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&,               \
                                        const PoissonCoefficients<T>&, StreamHandle);                                    \
   template double cg_update<T>(T, const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, mesh::Field<T, 3>&,             \
-                               mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);                                  \
-  template std::array<double, 2> dot2<T>(const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, \
-                                         const mesh::Box<3>&, StreamHandle);
+                               mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);
+#define GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(T, Z)                                                                        \
+  template double dot<T, Z>(const mesh::Field<T, 3>&, const mesh::Field<Z, 3>&, const mesh::Box<3>&, StreamHandle);     \
+  template void xpby<Z, T>(const mesh::Field<Z, 3>&, T, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);         \
+  template std::array<double, 2> dot2<T, Z>(const mesh::Field<T, 3>&, const mesh::Field<Z, 3>&, const mesh::Field<T, 3>&, \
+                                            const mesh::Box<3>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_VECTOR_OPS(float)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS(double)
+GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(float, float)
+GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(double, double)
+GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(double, float)
+template double cg_update<double, float>(double, const mesh::Field<double, 3>&, const mesh::Field<double, 3>&,
+                                         mesh::Field<double, 3>&, mesh::Field<double, 3>&, mesh::Field<float, 3>&,
+                                         const mesh::Box<3>&, StreamHandle);
+#undef GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF
 #undef GRIDFLOW_INSTANTIATE_VECTOR_OPS
 
 }  // namespace gridflow::kernels::multigrid

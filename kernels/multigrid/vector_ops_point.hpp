@@ -5,8 +5,8 @@
 namespace gridflow::kernels::multigrid {
 
 /// a * b in double.
-template <class T>
-GRIDFLOW_HOST_DEVICE inline double product_point(T a, T b) {
+template <class A, class B>
+GRIDFLOW_HOST_DEVICE inline double product_point(A a, B b) {
   return static_cast<double>(a) * static_cast<double>(b);
 }
 

@@ -307,6 +307,67 @@ TEST(MultigridGpuMixed, KernelsMatchTheirHostOracles) {
   }
 }
 
+// Conjugate gradients' steps with a float z or a rounded r (a float preconditioner in a double
+// solve): bitwise the conversion pass followed by the one-type step, on the host and the device.
+TEST(MultigridGpuMixed, ConjugateGradientStepsOnFloatFieldsEqualConvertThenStep) {
+  GRIDFLOW_REQUIRE_GPU();
+  GRIDFLOW_ONE_RANK_CASE();
+  gridflow::mesh::Stream stream;
+  const Box<3> tall_points{{0, 0, 0}, {70, 38, 300}}, tall_box{{3, 1, 2}, {68, 37, 298}};
+  for (const auto& [points, box] : {std::pair{fine_points, fine_box}, std::pair{tall_points, tall_box}}) {
+    const auto r = host_field<double>(points, 1, 1.9), q = host_field<double>(points, 1, 1.1);
+    const auto z_float = host_field<float>(points, 1, 2.4);
+    auto z_wide = host_field<double>(points, 1, 0.0);
+    mg::convert(z_float, z_wide, box, nullptr);
+    const auto dr = on_device(r), dq = on_device(q);
+    const auto dz_float = on_device(z_float);
+    const auto dz_wide = on_device(z_wide);
+    EXPECT_EQ(mg::dot(r, z_float, box, nullptr), mg::dot(r, z_wide, box, nullptr));
+    EXPECT_EQ(mg::dot(dr, dz_float, box, stream.get()), mg::dot(dr, dz_wide, box, stream.get())) << "dot on the device";
+    EXPECT_EQ(mg::dot2(r, z_float, q, box, nullptr), mg::dot2(r, z_wide, q, box, nullptr));
+    EXPECT_EQ(mg::dot2(dr, dz_float, dq, box, stream.get()), mg::dot2(dr, dz_wide, dq, box, stream.get())) << "dot2 on the device";
+
+    auto p_sep = host_field<double>(points, 2, 0.3), p = host_field<double>(points, 2, 0.3);
+    auto dp = on_device(p);
+    mg::xpby(z_wide, 0.61, p_sep, box, nullptr);
+    mg::xpby(z_float, 0.61, p, box, nullptr);
+    mg::xpby(dz_float, 0.61, dp, box, stream.get());
+    gridflow::mesh::synchronize(stream.get());
+    EXPECT_EQ(differing(p_sep, on_device(p)), 0u) << "xpby from a float x";
+    EXPECT_EQ(differing(p_sep, dp), 0u) << "xpby from a float x on the device";
+
+    // cg_update that rounds r against cg_update then convert.
+    const auto u0 = [&] { return host_field<double>(points, 1, 0.6); };
+    const auto r0 = [&] { return host_field<double>(points, 3, 1.9); };
+    const auto rounded0 = [&] { return host_field<float>(points, 1, 0.7); };
+    auto u_sep = u0(), r_sep = r0();
+    auto rounded_sep = rounded0();
+    const double rr_sep = mg::cg_update(0.37, p_sep, q, u_sep, r_sep, box, nullptr);
+    mg::convert(r_sep, rounded_sep, box, nullptr);
+    auto u = u0(), rr = r0();
+    auto rounded = rounded0();
+    EXPECT_EQ(mg::cg_update(0.37, p_sep, q, u, rr, rounded, box, nullptr), rr_sep);
+    EXPECT_EQ(differing(u_sep, on_device(u)), 0u);
+    EXPECT_EQ(differing(r_sep, on_device(rr)), 0u);
+    EXPECT_EQ(differing(rounded_sep, on_device(rounded)), 0u) << "r rounded";
+    auto du = on_device(u0()), drr = on_device(r0()), du_sep = on_device(u0()), dr_sep = on_device(r0());
+    auto drounded = on_device(rounded0());
+    const auto dp_sep = on_device(p_sep);
+    const double drr_sep = mg::cg_update(0.37, dp_sep, dq, du_sep, dr_sep, box, stream.get());
+    EXPECT_EQ(mg::cg_update(0.37, dp_sep, dq, du, drr, drounded, box, stream.get()), drr_sep) << "the same sum on the device";
+    EXPECT_EQ(differing(u_sep, du), 0u) << "u on the device";
+    EXPECT_EQ(differing(r_sep, drr), 0u) << "r on the device";
+    EXPECT_EQ(differing(rounded_sep, drounded), 0u) << "r rounded on the device";
+  }
+  // The solver on the device: the rounded preconditioner takes the converting one's iterates.
+  const auto c = support::poisson_config(support::sine_deck(32), {"poisson.tolerance=1e-10"});
+  const auto rounded = support::cg_with_float_multigrid(c, MemorySpace::device, true);
+  const auto converted = support::cg_with_float_multigrid(c, MemorySpace::device, false);
+  EXPECT_LT(rounded.residuals.back(), 1e-10);
+  EXPECT_EQ(rounded.residuals, converted.residuals);
+  EXPECT_EQ(rounded.u, converted.u);
+}
+
 TYPED_TEST(MultigridGpu, SolversOnTheDeviceMatchTheHost) {
   GRIDFLOW_REQUIRE_GPU();
   GRIDFLOW_ONE_RANK_CASE();
