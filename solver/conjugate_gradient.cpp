@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cmath>
-#include <type_traits>
 #include <utility>
 
 #include "kernels/multigrid/mixed_precision.hpp"
@@ -51,11 +50,9 @@ template <class T>
 double ConjugateGradient<T>::precondition() {
   const MPI_Comm comm = m_decomposition.comm();
   if (m_rounded.apply) {
-    if constexpr (std::is_same_v<T, double>) {
-      mg::convert(m_r, *m_rounded.r, m_interior, m_stream);
-      m_rounded.apply(m_result.iterations == 0);
-      return global_sums<1>({mg::dot(m_r, *m_rounded.z, m_interior, m_stream)}, comm)[0];
-    }
+    mg::convert(m_r, *m_rounded.r, m_interior, m_stream);
+    m_rounded.apply(m_result.iterations == 0);
+    return global_sums<1>({mg::dot(m_r, *m_rounded.z, m_interior, m_stream)}, comm)[0];
   }
   if (!m_precondition) {
     m_z_in_use = &m_r;
@@ -70,10 +67,30 @@ double ConjugateGradient<T>::precondition() {
 template <class T>
 void ConjugateGradient<T>::direction_from_preconditioned() {
   if (m_rounded.apply) {
-    if constexpr (std::is_same_v<T, double>) mg::convert(*m_rounded.z, m_p, m_interior, m_stream);
+    mg::convert(*m_rounded.z, m_p, m_interior, m_stream);
     return;
   }
   mg::copy(*m_z_in_use, m_p, m_interior, m_stream);
+}
+
+template <class T>
+std::array<double, 2> ConjugateGradient<T>::preconditioned_sums() {
+  const MPI_Comm comm = m_decomposition.comm();
+  if (m_rounded.apply) {
+    m_rounded.apply(false);
+    return global_sums<2>(mg::dot2(m_r, *m_rounded.z, m_q, m_interior, m_stream), comm);
+  }
+  m_precondition(m_r, *m_z);
+  return global_sums<2>(mg::dot2(m_r, *m_z, m_q, m_interior, m_stream), comm);
+}
+
+template <class T>
+void ConjugateGradient<T>::update_direction(double beta) {
+  if (m_rounded.apply) {
+    mg::xpby(*m_rounded.z, static_cast<T>(beta), m_p, m_interior, m_stream);
+    return;
+  }
+  mg::xpby(*m_z_in_use, static_cast<T>(beta), m_p, m_interior, m_stream);
 }
 
 template <class T>
@@ -97,7 +114,6 @@ void ConjugateGradient<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& 
 template <class T>
 void ConjugateGradient<T>::start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
                                  RoundedPreconditioner precondition_with, std::function<void(std::int64_t, double)> on_iteration) {
-  GRIDFLOW_REQUIRE((std::is_same_v<T, double>), "conjugate gradients: a float preconditioner is for double solves");
   GRIDFLOW_REQUIRE(precondition_with.r && precondition_with.z && precondition_with.apply,
                    "conjugate gradients: the float preconditioner needs its r and z fields and its apply");
   m_precondition = {};
@@ -148,13 +164,9 @@ bool ConjugateGradient<T>::iterate() {
   }
   const double alpha = m_rho / pq;
   // u += alpha p, r -= alpha q and (r, r) in one pass (and r rounded for a float preconditioner).
-  double rr = 0;
-  if constexpr (std::is_same_v<T, double>) {
-    rr = m_rounded.apply ? mg::cg_update(alpha, m_p, m_q, *m_u, m_r, *m_rounded.r, m_interior, m_stream)
-                         : mg::cg_update(alpha, m_p, m_q, *m_u, m_r, m_interior, m_stream);
-  } else {
-    rr = mg::cg_update(static_cast<T>(alpha), m_p, m_q, *m_u, m_r, m_interior, m_stream);
-  }
+  const T a = static_cast<T>(alpha);
+  const double rr = m_rounded.apply ? mg::cg_update(a, m_p, m_q, *m_u, m_r, *m_rounded.r, m_interior, m_stream)
+                                    : mg::cg_update(a, m_p, m_q, *m_u, m_r, m_interior, m_stream);
   ++m_result.iterations;
   m_rr = global_sums<1>({rr}, comm)[0];
   m_residual_is_true = false;
@@ -174,29 +186,17 @@ bool ConjugateGradient<T>::iterate() {
     direction_from_preconditioned();
     return true;
   }
-  // The flexible beta: (z_new, r_new - r_old) / (z_old, r_old), with r_new - r_old = -alpha q.
-  const auto flexible_beta = [&](const std::array<double, 2>& sums) {
-    const double beta = -alpha * sums[1] / m_rho;
-    m_rho = sums[0];
-    return beta;
-  };
-  if constexpr (std::is_same_v<T, double>) {
-    if (m_rounded.apply) {
-      m_rounded.apply(false);
-      const double beta = flexible_beta(global_sums<2>(mg::dot2(m_r, *m_rounded.z, m_q, m_interior, m_stream), comm));
-      mg::xpby(*m_rounded.z, beta, m_p, m_interior, m_stream);
-      return true;
-    }
-  }
   double beta = 0;
-  if (m_precondition) {
-    m_precondition(m_r, *m_z);
-    beta = flexible_beta(global_sums<2>(mg::dot2(m_r, *m_z, m_q, m_interior, m_stream), comm));
+  if (m_precondition || m_rounded.apply) {
+    // The flexible beta: (z_new, r_new - r_old) / (z_old, r_old), with r_new - r_old = -alpha q.
+    const auto sums = preconditioned_sums();
+    beta = -alpha * sums[1] / m_rho;
+    m_rho = sums[0];
   } else {
     beta = m_rr / m_rho;
     m_rho = m_rr;
   }
-  mg::xpby(*m_z_in_use, static_cast<T>(beta), m_p, m_interior, m_stream);
+  update_direction(beta);
   return true;
 }
 

@@ -8,6 +8,7 @@
 // With a preconditioner, beta is the flexible (Polak-Ribiere) one, (z_new, r_new - r_old) /
 // (z_old, r_old): a preconditioner that is slightly non-linear or non-symmetric (an inexact
 // coarse solve, unequal pre/post smoothing) then still converges at the same rate.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -32,8 +33,8 @@ class ConjugateGradient {
   /// solver only reads z there). Both fields have the solver's layout.
   using Preconditioner = std::function<void(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z)>;
 
-  /// A preconditioner that works in float (mixed-precision multigrid in a double solve) on fields
-  /// of its own: the solver rounds r into `r` as it updates r, and reads z in float from `z`
+  /// A preconditioner that works in float on fields of its own (mixed-precision multigrid in a
+  /// double solve): the solver rounds r into `r` as it updates r, and reads z in float from `z`
   /// where it would read its own z, so no pass over memory converts either. `apply` sets z ~
   /// A^{-1} r on the owned interior points (`first`: the solve's first direction). Both fields have
   /// the solver's owned box; the iterates are bitwise those of a Preconditioner that rounds r,
@@ -75,7 +76,7 @@ class ConjugateGradient {
   /// One solve at a time; u, f and the functions must stay alive until finish().
   void start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, Preconditioner precondition = {},
              std::function<void(std::int64_t, double)> on_iteration = {});
-  /// start() with a preconditioner in float (T = double only).
+  /// start() with a preconditioner in float.
   void start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options, RoundedPreconditioner precondition,
              std::function<void(std::int64_t, double)> on_iteration = {});
   /// Returns whether it took an iteration (false once the solve has ended). Collective.
@@ -100,6 +101,10 @@ class ConjugateGradient {
   double precondition();
   /// p = z.
   void direction_from_preconditioned();
+  /// z = M r for the new r; returns the global {(r, z), (z, q)}.
+  std::array<double, 2> preconditioned_sums();
+  /// p = z + beta p.
+  void update_direction(double beta);
   /// The rest of start(), once the preconditioner is set.
   void begin(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, const Options& options,
              std::function<void(std::int64_t, double)> on_iteration);

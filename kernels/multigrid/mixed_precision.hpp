@@ -11,7 +11,7 @@
 // different layouts but share one memory space, and `box` (grown by 1 where u is read) must lie
 // in the ghosted box of each. Host fields: block. Device fields: asynchronous on `stream`,
 // except residual_and_norm, which blocks until the norm is on the host. Instantiated for
-// T = double, C = float (convert: both ways).
+// T = double, C = float (convert: both ways, and float to float).
 #include "kernels/multigrid/multigrid_point.hpp"
 #include "mesh/box.hpp"
 #include "mesh/field.hpp"

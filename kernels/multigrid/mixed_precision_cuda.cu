@@ -60,6 +60,7 @@ void convert_cuda(mesh::FieldView<const From, 3> src, mesh::FieldView<To, 3> dst
   template void convert_cuda<T, C>(mesh::FieldView<const T, 3>, mesh::FieldView<C, 3>, const mesh::Box<3>&, StreamHandle); \
   template void convert_cuda<C, T>(mesh::FieldView<const C, 3>, mesh::FieldView<T, 3>, const mesh::Box<3>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_MIXED_CUDA(double, float)
+template void convert_cuda<float, float>(mesh::FieldView<const float, 3>, mesh::FieldView<float, 3>, const mesh::Box<3>&, StreamHandle);
 #undef GRIDFLOW_INSTANTIATE_MIXED_CUDA
 template double residual_and_norm_cuda<float, float>(mesh::FieldView<const float, 3>, mesh::FieldView<const float, 3>,
                                                      mesh::FieldView<float, 3>, const mesh::Box<3>&,

@@ -77,6 +77,7 @@ void convert(const mesh::Field<From, 3>& src, mesh::Field<To, 3>& dst, const mes
   template void convert<T, C>(const mesh::Field<T, 3>&, mesh::Field<C, 3>&, const mesh::Box<3>&, StreamHandle);       \
   template void convert<C, T>(const mesh::Field<C, 3>&, mesh::Field<T, 3>&, const mesh::Box<3>&, StreamHandle);
 GRIDFLOW_INSTANTIATE_MIXED(double, float)
+template void convert<float, float>(const mesh::Field<float, 3>&, mesh::Field<float, 3>&, const mesh::Box<3>&, StreamHandle);
 #undef GRIDFLOW_INSTANTIATE_MIXED
 // A float hierarchy's residual in float (MultigridHierarchy<float>::residual_norm with r).
 template double residual_and_norm<float, float>(const mesh::Field<float, 3>&, const mesh::Field<float, 3>&, mesh::Field<float, 3>&,

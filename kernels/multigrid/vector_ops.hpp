@@ -47,7 +47,7 @@ double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q
                  const mesh::Box<3>& box, StreamHandle stream);
 
 /// cg_update that also writes the new r rounded to C into `rounded` (convert(r, rounded)), for a
-/// preconditioner that works in C: the pass that rounded r on its own is saved.
+/// preconditioner that works in C: the pass that rounded r on its own is saved. C = float.
 template <class T, class C>
 double cg_update(T alpha, const mesh::Field<T, 3>& p, const mesh::Field<T, 3>& q, mesh::Field<T, 3>& u, mesh::Field<T, 3>& r,
                  mesh::Field<C, 3>& rounded, const mesh::Box<3>& box, StreamHandle stream);

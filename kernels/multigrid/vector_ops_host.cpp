@@ -211,9 +211,12 @@ GRIDFLOW_INSTANTIATE_VECTOR_OPS(double)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(float, float)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(double, double)
 GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF(double, float)
-template double cg_update<double, float>(double, const mesh::Field<double, 3>&, const mesh::Field<double, 3>&,
-                                         mesh::Field<double, 3>&, mesh::Field<double, 3>&, mesh::Field<float, 3>&,
-                                         const mesh::Box<3>&, StreamHandle);
+#define GRIDFLOW_INSTANTIATE_CG_UPDATE_ROUNDING(T)                                                                    \
+  template double cg_update<T, float>(T, const mesh::Field<T, 3>&, const mesh::Field<T, 3>&, mesh::Field<T, 3>&,       \
+                                      mesh::Field<T, 3>&, mesh::Field<float, 3>&, const mesh::Box<3>&, StreamHandle);
+GRIDFLOW_INSTANTIATE_CG_UPDATE_ROUNDING(float)
+GRIDFLOW_INSTANTIATE_CG_UPDATE_ROUNDING(double)
+#undef GRIDFLOW_INSTANTIATE_CG_UPDATE_ROUNDING
 #undef GRIDFLOW_INSTANTIATE_VECTOR_OPS_OF
 #undef GRIDFLOW_INSTANTIATE_VECTOR_OPS
 
