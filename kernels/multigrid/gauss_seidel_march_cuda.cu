@@ -37,7 +37,10 @@ namespace gridflow::kernels::multigrid {
 namespace {
 
 constexpr int march_pair_threads = 32, march_tile_x = 2 * march_pair_threads, march_halo = 2;
-constexpr long long march_chunk_z = 64;  // output planes of a block: enough blocks for the device
+// Output planes of a block: 64, halved (down to 4) while the grid would hold under 1024 blocks.
+// A block's steps are dependent (a barrier and a plane's loads each), so on the small levels a
+// march of 64 planes set the time; each chunk costs two planes recomputed and four loaded more.
+constexpr long long march_chunk_z = 64, march_chunk_min = 4, march_blocks_wanted = 1024;
 
 /// Values of T in a 16-byte vector: the copies' unit, and the x halo of a window on each side (the
 /// stencil needs 2 points; a whole vector keeps every copy aligned).
@@ -116,8 +119,8 @@ struct NoShare {
 template <class T, bool FromZero>
 __global__ void __launch_bounds__(march_threads, march_blocks<T>)
     gauss_seidel_march_kernel(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mesh::FieldView<const T, 3> f,
-                              Bounds box, Bounds cover, Bounds in_allocation, Bounds f_allocation, long long x_start, int first,
-                              PoissonCoefficients<T> c) {
+                              Bounds box, Bounds cover, Bounds in_allocation, Bounds f_allocation, long long x_start,
+                              long long chunk_z, int first, PoissonCoefficients<T> c) {
   constexpr int V = march_vector<T>, RY = march_rows, PX = march_window_x<T>, threads = march_threads, A = march_ahead;
   constexpr int PY = RY + 2 * march_halo, FY = RY + 2;
   constexpr int slots = 3 + A, in_slot = PY * PX, f_slot = FY * PX;  // elements of a slot
@@ -127,8 +130,8 @@ __global__ void __launch_bounds__(march_threads, march_blocks<T>)
   const int tx = threadIdx.x, ty = threadIdx.y, tid = tx + march_pair_threads * ty;
   const long long x0 = x_start + static_cast<long long>(blockIdx.x) * march_tile_x;  // x0 - V: a vector's first value
   const long long y0 = cover.lo[1] + static_cast<long long>(blockIdx.y) * RY;
-  const long long z_first = cover.lo[2] + static_cast<long long>(blockIdx.z) * march_chunk_z;
-  const long long z_last = z_first + march_chunk_z - 1 < cover.hi[2] ? z_first + march_chunk_z - 1 : cover.hi[2];
+  const long long z_first = cover.lo[2] + static_cast<long long>(blockIdx.z) * chunk_z;
+  const long long z_last = z_first + chunk_z - 1 < cover.hi[2] ? z_first + chunk_z - 1 : cover.hi[2];
   const long long z_base = z_first - 2;  // plane p of the march is z_base + p, in slot p % slots
 
   // Windows of the same columns, x0 - V .. x0 + 63 + V: in on rows y0 - 2 .. y0 + RY + 1, f on
@@ -272,7 +275,7 @@ void launch_march(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mes
                   const PoissonCoefficients<T>& c, StreamHandle stream) {
   constexpr const char* name = "multigrid::gauss_seidel_sweep_out_of_place";
   constexpr int RY = march_rows;
-  GRIDFLOW_REQUIRE(cover.extent(1) / RY < 65535 && cover.extent(2) / march_chunk_z < 65535 && in.stride[2] < (1ll << 31) &&
+  GRIDFLOW_REQUIRE(cover.extent(1) / RY < 65535 && cover.extent(2) / march_chunk_min < 65535 && in.stride[2] < (1ll << 31) &&
                        f.stride[2] < (1ll << 31),
                    std::string(name) + ": box too large for the CUDA launch");
   // Tiles start where x0 - V begins a vector of f's allocation (its rows are whole vectors), and
@@ -282,15 +285,17 @@ void launch_march(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mes
   GRIDFLOW_REQUIRE(vectors_at(f, x_start - V) && f_allocation.extent(0) % V == 0 &&
                        (FromZero || (vectors_at(in, x_start - V) && in_allocation.extent(0) % V == 0)),
                    std::string(name) + ": the CUDA variant needs rows of whole, aligned 16-byte vectors");
+  const long long tiles_x = (cover.hi[0] + 1 - x_start + march_tile_x - 1) / march_tile_x, tiles_y = (cover.extent(1) + RY - 1) / RY;
+  long long chunk = march_chunk_z;
+  while (chunk > march_chunk_min && tiles_x * tiles_y * ((cover.extent(2) + chunk - 1) / chunk) < march_blocks_wanted) chunk /= 2;
   const dim3 block(march_pair_threads, march_rows);
-  const dim3 grid(static_cast<unsigned>((cover.hi[0] + 1 - x_start + march_tile_x - 1) / march_tile_x),
-                  static_cast<unsigned>((cover.extent(1) + RY - 1) / RY),
-                  static_cast<unsigned>((cover.extent(2) + march_chunk_z - 1) / march_chunk_z));
+  const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(tiles_y),
+                  static_cast<unsigned>((cover.extent(2) + chunk - 1) / chunk));
   constexpr auto bytes = march_shared_bytes<T>;
   const auto kernel = gauss_seidel_march_kernel<T, FromZero>;
   GRIDFLOW_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));  // past 48 KiB
   kernel<<<grid, block, bytes, stream>>>(in, out, f, Bounds::of(box), Bounds::of(cover), Bounds::of(in_allocation),
-                                         Bounds::of(f_allocation), x_start, first, c);
+                                         Bounds::of(f_allocation), x_start, chunk, first, c);
   GRIDFLOW_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -118,15 +118,23 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
                    colour ? "black Gauss-Seidel from zero" : "red Gauss-Seidel from zero");
   // The z-marching out-of-place sweep: against copy + both colour sweeps on the host, here and on a
   // box tall enough for several z-chunks, with ghosts of different widths (out's wider than in's).
+  // A grid of few blocks marches the shortest chunks (4 planes: 19 of them here); the wide box
+  // marches chunks of 32 planes, the last one short (4).
   const Spec tall_u{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 0.4}, tall_out{Box<3>{{0, 0, 0}, {40, 20, 75}}, 2, 1.7},
       tall_f{Box<3>{{0, 0, 0}, {40, 20, 75}}, 1, 2.2};
   const Box<3> tall_box{{1, 2, 1}, {39, 19, 74}};
+  const Spec wide_march_u{Box<3>{{0, 0, 0}, {513, 257, 99}}, 1, 0.5}, wide_march_out{Box<3>{{0, 0, 0}, {513, 257, 99}}, 1, 1.3},
+      wide_march_f{Box<3>{{0, 0, 0}, {513, 257, 99}}, 1, 2.4};
+  const Box<3> wide_march_box{{1, 1, 1}, {512, 256, 98}};
   for (int first : {0, 1}) {
     expect_same<T>({u, out, f}, 1, [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], fine_box, first, k, s); },
                    first ? "out-of-place sweep, black first" : "out-of-place sweep, red first");
     expect_same<T>({tall_u, tall_out, tall_f}, 1,
                    [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], tall_box, first, k, s); },
                    "out-of-place sweep over several z-chunks");
+    expect_same<T>({wide_march_u, wide_march_out, wide_march_f}, 1,
+                   [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place(a[0], a[1], a[2], wide_march_box, first, k, s); },
+                   "out-of-place sweep over chunks of 32 planes");
     // From zero: out's prior values (not zero here) must not matter, its ghosts end zero.
     expect_same<T>({out, f}, 0,
                    [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place_from_zero(a[0], a[1], fine_box, first, k, s); },
@@ -134,6 +142,9 @@ TYPED_TEST(MultigridGpu, EveryKernelMatchesItsHostOracleBitwise) {
     expect_same<T>({tall_out, tall_f}, 0,
                    [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place_from_zero(a[0], a[1], tall_box, first, k, s); },
                    "out-of-place sweep from zero over several z-chunks");
+    expect_same<T>({wide_march_out, wide_march_f}, 0,
+                   [&](Fields& a, auto s) { mg::gauss_seidel_sweep_out_of_place_from_zero(a[0], a[1], wide_march_box, first, k, s); },
+                   "out-of-place sweep from zero over chunks of 32 planes");
   }
   expect_same<T>({u, f, out}, 2, [&](Fields& a, auto s) { mg::residual(a[0], a[1], a[2], fine_box, k, s); }, "residual");
   expect_same<T>({u, out}, 1, [&](Fields& a, auto s) { mg::apply_laplacian(a[0], a[1], fine_box, k, s); }, "operator");
