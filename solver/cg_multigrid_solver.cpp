@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -39,14 +40,21 @@ class CgMultigridSolve final : public PoissonSolve<T> {
         m_progress(std::move(progress)),
         m_start(MPI_Wtime()),
         m_fields(multigrid, context, u_in, f_in, "cg") {
-    const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations, b_norm};
-    // The first search direction from the full multigrid pass (the start's preconditioning, before
-    // iteration 1; a restored solve never repeats it), the later ones from a cycle each.
-    const bool full_first = context.config.multigrid.full_multigrid;
+    // With multigrid.full_multigrid, step 1 is the full multigrid pass added to u as the multigrid
+    // solver does it (not a CG step with its line search and its direction kept): CG then starts
+    // from there, a cycle a step. At 513^3 CG after the pass takes 3 steps where CG whose first
+    // direction was the pass took 4, with the same cycles: one step's vector passes fewer.
+    const double initial = multigrid.residual_norm(m_fields.u(), m_fields.f()) / b_norm;
+    if (context.config.multigrid.full_multigrid && initial > context.config.tolerance && context.config.max_iterations > 0 &&
+        std::isfinite(initial)) {
+      record({0, initial, MPI_Wtime() - m_start});
+      multigrid.improve(m_fields.u(), m_fields.f(), true, true);
+      m_offset = 1;
+    }
+    const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations - m_offset,
+                                                         b_norm};
     auto on_iteration = [this](std::int64_t iteration, double relative) {
-      const ResidualRecord entry{iteration, relative, MPI_Wtime() - m_start};
-      m_history.push_back(entry);
-      if (m_progress) m_progress(entry);
+      record({iteration + m_offset, relative, MPI_Wtime() - m_start});
     };
     if (multigrid.mixed()) {
       // Mixed precision: CG rounds r for the float cycle as it updates r and reads the cycle's
@@ -54,15 +62,13 @@ class CgMultigridSolve final : public PoissonSolve<T> {
       typename ConjugateGradient<T>::RoundedPreconditioner rounded;
       rounded.r = &multigrid.rounded_residual();
       rounded.z = &multigrid.rounded_correction();
-      rounded.apply = [&multigrid, full_first](bool first) { multigrid.precondition_rounded(full_first && first); };
+      rounded.apply = [&multigrid](bool) { multigrid.precondition_rounded(false); };
       m_cg.start(m_fields.u(), m_fields.f(), options, std::move(rounded), std::move(on_iteration));
       return;
     }
     m_cg.start(
         m_fields.u(), m_fields.f(), options,
-        [&multigrid, this, full_first](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) {
-          multigrid.precondition(r, z, full_first && m_cg.iterations() == 0);
-        },
+        [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z, false); },
         std::move(on_iteration));
   }
 
@@ -73,7 +79,7 @@ class CgMultigridSolve final : public PoissonSolve<T> {
     return m_cg.iterations() - before;
   }
   bool finished() const override { return m_cg.finished(); }
-  std::int64_t step() const override { return m_cg.iterations(); }
+  std::int64_t step() const override { return m_cg.iterations() + m_offset; }
   const std::vector<ResidualRecord>& history() const override { return m_history; }
   const mesh::Field<T, 3>& iterate() const override { return m_fields.u(); }
   std::vector<std::pair<std::string, mesh::Field<T, 3>*>> state_fields() override {
@@ -82,7 +88,7 @@ class CgMultigridSolve final : public PoissonSolve<T> {
   std::vector<std::pair<std::string, double>> state_scalars() const override { return m_cg.state_scalars(); }
   void restore(std::int64_t step, std::vector<ResidualRecord> history,
                const std::vector<std::pair<std::string, double>>& scalars) override {
-    m_cg.restore(step, scalars);
+    m_cg.restore(step - m_offset, scalars);
     m_history = std::move(history);
     if (!m_history.empty()) m_start = MPI_Wtime() - m_history.back().seconds;
   }
@@ -93,19 +99,25 @@ class CgMultigridSolve final : public PoissonSolve<T> {
     SolveReport report;
     report.history = m_history;
     report.converged = result.converged;
-    report.iterations = result.iterations;
+    report.iterations = result.iterations + m_offset;
     report.relative_residual = result.relative_residual;
     report.seconds = MPI_Wtime() - m_start;
     return report;
   }
 
  private:
+  void record(const ResidualRecord& entry) {
+    m_history.push_back(entry);
+    if (m_progress) m_progress(entry);
+  }
+
   PoissonContext m_context;
   ConjugateGradient<T>& m_cg;
   std::function<void(const ResidualRecord&)> m_progress;
   double m_start;
   MultigridSolveFields<T> m_fields;
   std::vector<ResidualRecord> m_history;
+  std::int64_t m_offset = 0;  // 1 where step 1 was the full multigrid pass
 };
 
 }  // namespace

@@ -4,8 +4,9 @@
 // is under the tolerance, within config.max_iterations iterations. The cycle is not symmetric
 // unless multigrid.symmetric_cycle asks for it (with equal pre and post smoothing counts): the
 // flexible CG of conjugate_gradient.hpp copes (in as many iterations as the symmetric cycle). With
-// multigrid.full_multigrid (the default) the first preconditioning is the full multigrid pass, so
-// the first step lands near the discretisation error (513^3 double: 4 iterations instead of 6).
+// multigrid.full_multigrid (the default) the first step is the multigrid solver's full multigrid
+// pass added to u, which lands near the discretisation error, and CG starts from there (513^3
+// double: 4 steps, the pass and 3 CG iterations, where a CG from a cycle took 6).
 #include <memory>
 #include <string>
 
@@ -21,9 +22,9 @@ class CgMultigridSolver : public PoissonSolver<T> {
   /// Collective over the context's communicator.
   explicit CgMultigridSolver(const PoissonContext& context);
 
-  /// Collective. A step is a CG iteration. Checks the residual of the initial guess here
-  /// (iteration 0) and after every iteration (CG's recursive residual; the final one is
-  /// recomputed from u by finish()). One solve at a time.
+  /// Collective. A step is a CG iteration, or the full multigrid pass (step 1, taken here). Checks
+  /// the residual of the initial guess here (step 0) and after every step (CG's recursive residual;
+  /// the final one is recomputed from u by finish()). One solve at a time.
   std::unique_ptr<PoissonSolve<T>> start(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, double b_norm,
                                          std::function<void(const ResidualRecord&)> progress) override;
   std::string name() const override { return "cg-mg"; }

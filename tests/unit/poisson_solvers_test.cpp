@@ -97,20 +97,25 @@ TEST(PoissonSolvers, MultigridCycleReducesTheResidualAsFourierAnalysisPredicts) 
   EXPECT_GT(factor[true], 1.5 * factor[false]) << "the symmetric cycle's wasted half-sweep";
 }
 
-// CG-multigrid's first search direction from the full multigrid pass lands near the discretisation
-// error in one step, so the solve takes fewer iterations than from a cycle (and the same answer).
+// CG-multigrid's first step is the multigrid solver's: the full multigrid pass added to u (its
+// residual that of the multigrid solve after one step, near the discretisation error); CG goes on
+// from there, in no more steps than from a cycle, to the same answer.
 TEST(PoissonSolvers, CgMultigridStartsFromTheFullMultigridPass) {
+  const auto solve = [](const std::string& solver, bool full) {
+    return gridflow::testing::solve_gathered<double>(
+        gridflow::testing::poisson_config(deck, {"solver=" + solver, size(32), "poisson.tolerance=1e-8",
+                                                 std::string("multigrid.full_multigrid=") + (full ? "true" : "false")}),
+        MPI_COMM_SELF);
+  };
   std::map<bool, gridflow::testing::PoissonResult<double>> got;
-  for (const bool full : {true, false})
-    got.emplace(full, gridflow::testing::solve_gathered<double>(
-                          gridflow::testing::poisson_config(deck, {"solver=cg-mg", size(32), "poisson.tolerance=1e-8", std::string("multigrid.full_multigrid=") +
-                                                                                                    (full ? "true" : "false")}),
-                          MPI_COMM_SELF));
+  for (const bool full : {true, false}) got.emplace(full, solve("cg-mg", full));
+  const auto multigrid = solve("multigrid", true);
   ASSERT_TRUE(got.at(true).report.converged);
   ASSERT_TRUE(got.at(false).report.converged);
-  EXPECT_LT(got.at(true).report.iterations, got.at(false).report.iterations);
-  EXPECT_LT(got.at(true).report.history.at(1).relative_residual, 0.2 * got.at(false).report.history.at(1).relative_residual)
-      << "the first step's residual";
+  EXPECT_LE(got.at(true).report.iterations, got.at(false).report.iterations);
+  const double first = got.at(true).report.history.at(1).relative_residual;
+  EXPECT_NEAR(first, multigrid.report.history.at(1).relative_residual, 1e-12 * first) << "the first step: the full multigrid pass";
+  EXPECT_LT(first, 0.2 * got.at(false).report.history.at(1).relative_residual) << "the first step's residual";
   double diff = 0;
   for (std::size_t q = 0; q < got.at(true).u.size(); ++q) diff = std::max(diff, std::abs(got.at(true).u[q] - got.at(false).u[q]));
   EXPECT_LT(diff, 1e-8);
