@@ -42,6 +42,8 @@ ConjugateGradient<T>::ConjugateGradient(const mesh::Decomposition<3>& decomposit
 template <class T>
 double ConjugateGradient<T>::residual(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f) {
   m_halo.exchange(u, 1);
+  if (m_rounded.apply)  // r for the float preconditioner too, in the same pass
+    return global_sums<1>({mg::residual_and_norm(u, f, m_r, *m_rounded.r, m_interior, m_k, m_stream)}, m_decomposition.comm())[0];
   mg::residual(u, f, m_r, m_interior, m_k, m_stream);
   return global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, m_decomposition.comm())[0];
 }
@@ -49,8 +51,7 @@ double ConjugateGradient<T>::residual(mesh::Field<T, 3>& u, const mesh::Field<T,
 template <class T>
 double ConjugateGradient<T>::precondition() {
   const MPI_Comm comm = m_decomposition.comm();
-  if (m_rounded.apply) {
-    mg::convert(m_r, *m_rounded.r, m_interior, m_stream);
+  if (m_rounded.apply) {  // residual() rounded r
     m_rounded.apply(m_result.iterations == 0);
     return global_sums<1>({mg::dot(m_r, *m_rounded.z, m_interior, m_stream)}, comm)[0];
   }

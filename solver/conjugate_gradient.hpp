@@ -95,9 +95,9 @@ class ConjugateGradient {
   Result finish();
 
  private:
-  /// r = f - A u and its global squared norm.
+  /// r = f - A u and its global squared norm; with a float preconditioner, r rounded for it too.
   double residual(mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f);
-  /// z = M r (z is r without a preconditioner) and the global (r, z).
+  /// z = M r (z is r without a preconditioner) and the global (r, z), right after residual().
   double precondition();
   /// p = z.
   void direction_from_preconditioned();

@@ -7,9 +7,10 @@
 
 namespace gridflow::kernels::multigrid {
 
+/// `exact` with no data: the residual is kept in C only.
 template <class T, class C>
-double residual_and_norm_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<C, 3> r,
-                              const mesh::Box<3>& box, const PoissonCoefficients<T>& k, StreamHandle stream);
+double residual_and_norm_cuda(mesh::FieldView<const T, 3> u, mesh::FieldView<const T, 3> f, mesh::FieldView<T, 3> exact,
+                              mesh::FieldView<C, 3> r, const mesh::Box<3>& box, const PoissonCoefficients<T>& k, StreamHandle stream);
 
 template <class C, class T>
 void add_correction_cuda(mesh::FieldView<const C, 3> e, mesh::FieldView<T, 3> u, const mesh::Box<3>& box, StreamHandle stream);

@@ -292,6 +292,20 @@ TEST(MultigridGpuMixed, KernelsMatchTheirHostOracles) {
     EXPECT_NE(of_float, host_norm);
     EXPECT_NEAR(of_float, host_norm, 1e-6 * host_norm);
     EXPECT_EQ(mg::residual_and_norm(du, df, dr, box, k, stream.get()), device_norm) << "the same bits on every run";
+    // Keeping the double residual beside the float one changes neither.
+    auto hx = host_field<double>(points, 1, 0.4);
+    auto hr2 = host_field<float>(points, 3, 2.0);
+    auto dx = on_device(hx);
+    auto dr2 = on_device(hr2);
+    const double host_both = mg::residual_and_norm(hu, hf, hx, hr2, box, k, nullptr);
+    EXPECT_EQ(mg::residual_and_norm(du, df, dx, dr2, box, k, stream.get()), device_norm) << "the norm, kept in double too";
+    EXPECT_EQ(host_both, host_norm);
+    EXPECT_EQ(differing(hx, dx), 0u) << "the double residual";
+    EXPECT_EQ(differing(hr, dr2), 0u) << "the float residual, kept in double too";
+    EXPECT_EQ(differing(hr2, hr), 0u);
+    auto hexact = host_field<double>(points, 1, 0.4);
+    mg::residual(hu, hf, hexact, box, k, nullptr);
+    EXPECT_EQ(differing(hexact, hx), 0u) << "the double residual is multigrid::residual's";
 
     auto hu2 = host_field<double>(points, 1, 0.8);
     auto du2 = on_device(hu2);
