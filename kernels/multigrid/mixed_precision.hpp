@@ -26,7 +26,6 @@ template <class T, class C>
 double residual_and_norm(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<C, 3>& r, const mesh::Box<3>& box,
                          const PoissonCoefficients<T>& k, StreamHandle stream);
 
-/// u = u + T(e) on `box`.
 /// residual_and_norm that also keeps the residual in T: exact = f - A u and r = C(exact) on `box`,
 /// for a solver that needs both (conjugate gradients with a float preconditioner, at its start):
 /// one pass where a residual, a norm and a rounding took three.
@@ -34,6 +33,7 @@ template <class T, class C>
 double residual_and_norm(const mesh::Field<T, 3>& u, const mesh::Field<T, 3>& f, mesh::Field<T, 3>& exact, mesh::Field<C, 3>& r,
                          const mesh::Box<3>& box, const PoissonCoefficients<T>& k, StreamHandle stream);
 
+/// u = u + T(e) on `box`.
 template <class C, class T>
 void add_correction(const mesh::Field<C, 3>& e, mesh::Field<T, 3>& u, const mesh::Box<3>& box, StreamHandle stream);
 
