@@ -44,12 +44,13 @@ class CgMultigridSolve final : public PoissonSolve<T> {
     // solver does it (not a CG step with its line search and its direction kept): CG then starts
     // from there, a cycle a step. At 513^3 CG after the pass takes 3 steps where CG whose first
     // direction was the pass took 4, with the same cycles: one step's vector passes fewer.
-    const double initial = multigrid.residual_norm(m_fields.u(), m_fields.f()) / b_norm;
-    if (context.config.multigrid.full_multigrid && initial > context.config.tolerance && context.config.max_iterations > 0 &&
-        std::isfinite(initial)) {
-      record({0, initial, MPI_Wtime() - m_start});
-      multigrid.improve(m_fields.u(), m_fields.f(), true, true);
-      m_offset = 1;
+    if (context.config.multigrid.full_multigrid && context.config.max_iterations > 0) {
+      const double initial = multigrid.residual_norm(m_fields.u(), m_fields.f()) / b_norm;
+      if (initial > context.config.tolerance && std::isfinite(initial)) {
+        record({0, initial, MPI_Wtime() - m_start});
+        multigrid.improve(m_fields.u(), m_fields.f(), true, true);
+        m_offset = 1;
+      }
     }
     const typename ConjugateGradient<T>::Options options{context.config.tolerance, context.config.max_iterations - m_offset,
                                                          b_norm};
@@ -62,13 +63,13 @@ class CgMultigridSolve final : public PoissonSolve<T> {
       typename ConjugateGradient<T>::RoundedPreconditioner rounded;
       rounded.r = &multigrid.rounded_residual();
       rounded.z = &multigrid.rounded_correction();
-      rounded.apply = [&multigrid](bool) { multigrid.precondition_rounded(false); };
+      rounded.apply = [&multigrid] { multigrid.precondition_rounded(); };
       m_cg.start(m_fields.u(), m_fields.f(), options, std::move(rounded), std::move(on_iteration));
       return;
     }
     m_cg.start(
         m_fields.u(), m_fields.f(), options,
-        [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z, false); },
+        [&multigrid](const mesh::Field<T, 3>& r, mesh::Field<T, 3>& z) { multigrid.precondition(r, z); },
         std::move(on_iteration));
   }
 

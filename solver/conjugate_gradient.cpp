@@ -52,12 +52,12 @@ template <class T>
 double ConjugateGradient<T>::precondition() {
   const MPI_Comm comm = m_decomposition.comm();
   if (m_rounded.apply) {  // residual() rounded r
-    m_rounded.apply(m_result.iterations == 0);
+    m_rounded.apply();
     return global_sums<1>({mg::dot(m_r, *m_rounded.z, m_interior, m_stream)}, comm)[0];
   }
   if (!m_precondition) {
     m_z_in_use = &m_r;
-    return global_sums<1>({mg::dot(m_r, m_r, m_interior, m_stream)}, comm)[0];
+    return m_rr;  // (r, r), from the residual() just before
   }
   if (!m_z) m_z = std::make_unique<mesh::Field<T, 3>>(m_r.owned(), m_r.ghost_width(), m_r.space(), "cg_z");
   m_precondition(m_r, *m_z);
@@ -78,7 +78,7 @@ template <class T>
 std::array<double, 2> ConjugateGradient<T>::preconditioned_sums() {
   const MPI_Comm comm = m_decomposition.comm();
   if (m_rounded.apply) {
-    m_rounded.apply(false);
+    m_rounded.apply();
     return global_sums<2>(mg::dot2(m_r, *m_rounded.z, m_q, m_interior, m_stream), comm);
   }
   m_precondition(m_r, *m_z);

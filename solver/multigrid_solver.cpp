@@ -131,22 +131,22 @@ std::unique_ptr<PoissonSolve<T>> MultigridSolver<T>::start(mesh::Field<T, 3>& u,
 }
 
 template <class T>
-void MultigridSolver<T>::precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e, bool full) {
+void MultigridSolver<T>::precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e) {
   if (!m_mixed) {
-    m_hierarchy.correction_from_zero(e, r, full);
+    m_hierarchy.cycle_from_zero(e, r);
     return;
   }
   if constexpr (std::is_same_v<T, double>) {
     mg::convert(r, *m_mixed_r, m_updated, m_context.stream);
-    precondition_rounded(full);
+    precondition_rounded();
     mg::convert(*m_mixed_e, e, e.ghosted(), m_context.stream);  // ghosts and boundary too, as the double cycle leaves them
   }
 }
 
 template <class T>
-void MultigridSolver<T>::precondition_rounded(bool full) {
+void MultigridSolver<T>::precondition_rounded() {
   GRIDFLOW_REQUIRE(m_mixed != nullptr, "multigrid: precondition_rounded() is for mixed precision");
-  m_mixed->correction_from_zero(*m_mixed_e, *m_mixed_r, full);
+  m_mixed->cycle_from_zero(*m_mixed_e, *m_mixed_r);
 }
 
 template class MultigridSolver<float>;

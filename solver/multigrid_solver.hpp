@@ -32,15 +32,14 @@ class MultigridSolver : public PoissonSolver<T> {
                                          std::function<void(const ResidualRecord&)> progress) override;
   std::string name() const override { return "multigrid"; }
 
-  /// e = one cycle for A e = r from e = 0, with zero Dirichlet values: e ~ A^{-1} r (`full`: the
-  /// full multigrid pass instead, a closer e for about a third more work). Both fields
+  /// e = one cycle for A e = r from e = 0, with zero Dirichlet values: e ~ A^{-1} r. Both fields
   /// have the layout of make_field(); r is read at the owned interior points, e is written
   /// everywhere it is owned. Collective.
-  void precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e, bool full = false);
+  void precondition(const mesh::Field<T, 3>& r, mesh::Field<T, 3>& e);
   /// Mixed precision only: precondition() on float fields of its own, for a caller that rounds r
   /// into rounded_residual() itself and reads e from rounded_correction() (conjugate gradients'
   /// RoundedPreconditioner), so that no pass of its own converts either.
-  void precondition_rounded(bool full = false);
+  void precondition_rounded();
   mesh::Field<float, 3>& rounded_residual() { return *m_mixed_r; }
   mesh::Field<float, 3>& rounded_correction() { return *m_mixed_e; }
 

@@ -81,11 +81,11 @@ inline IterateHistory cg_with_float_multigrid(const solver::PoissonConfig& confi
     solver::ConjugateGradient<double>::RoundedPreconditioner m;
     m.r = &multigrid.rounded_residual();
     m.z = &multigrid.rounded_correction();
-    m.apply = [&](bool first) { multigrid.precondition_rounded(first); };
+    m.apply = [&] { multigrid.precondition_rounded(); };
     cg.start(fields.u(), fields.f(), options, std::move(m), record);
   } else {
     cg.start(fields.u(), fields.f(), options,
-             [&](const mesh::Field<double, 3>& r, mesh::Field<double, 3>& z) { multigrid.precondition(r, z, cg.iterations() == 0); },
+             [&](const mesh::Field<double, 3>& r, mesh::Field<double, 3>& z) { multigrid.precondition(r, z); },
              record);
   }
   while (cg.iterate()) {

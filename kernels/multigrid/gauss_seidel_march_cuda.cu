@@ -30,6 +30,7 @@
 
 #include "kernels/multigrid/bounds_cuda.cuh"
 #include "kernels/multigrid/smoother_cuda.hpp"
+#include "kernels/multigrid/walk_length.hpp"
 #include "mesh/check.hpp"
 
 namespace gridflow::kernels::multigrid {
@@ -37,9 +38,8 @@ namespace gridflow::kernels::multigrid {
 namespace {
 
 constexpr int march_pair_threads = 32, march_tile_x = 2 * march_pair_threads, march_halo = 2;
-// Output planes of a block: 64, halved (down to 4) while the grid would hold under 1024 blocks.
-// A block's steps are dependent (a barrier and a plane's loads each), so on the small levels a
-// march of 64 planes set the time; each chunk costs two planes recomputed and four loaded more.
+// Output planes of a block: 64, fewer where the grid holds few blocks (walk_length); each chunk
+// costs two planes recomputed and four loaded more.
 constexpr long long march_chunk_z = 64, march_chunk_min = 4, march_blocks_wanted = 1024;
 
 /// Values of T in a 16-byte vector: the copies' unit, and the x halo of a window on each side (the
@@ -286,8 +286,7 @@ void launch_march(mesh::FieldView<const T, 3> in, mesh::FieldView<T, 3> out, mes
                        (FromZero || (vectors_at(in, x_start - V) && in_allocation.extent(0) % V == 0)),
                    std::string(name) + ": the CUDA variant needs rows of whole, aligned 16-byte vectors");
   const long long tiles_x = (cover.hi[0] + 1 - x_start + march_tile_x - 1) / march_tile_x, tiles_y = (cover.extent(1) + RY - 1) / RY;
-  long long chunk = march_chunk_z;
-  while (chunk > march_chunk_min && tiles_x * tiles_y * ((cover.extent(2) + chunk - 1) / chunk) < march_blocks_wanted) chunk /= 2;
+  const long long chunk = walk_length(march_chunk_z, march_chunk_min, tiles_x * tiles_y, cover.extent(2), march_blocks_wanted);
   const dim3 block(march_pair_threads, march_rows);
   const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(tiles_y),
                   static_cast<unsigned>((cover.extent(2) + chunk - 1) / chunk));

@@ -3,6 +3,7 @@
 #include "kernels/core/for_each_cuda.cuh"
 #include "kernels/multigrid/multigrid_point.hpp"
 #include "kernels/multigrid/transfer_cuda.hpp"
+#include "kernels/multigrid/walk_length.hpp"
 
 namespace gridflow::kernels::multigrid {
 
@@ -150,8 +151,7 @@ void restrict_residual_full_weighting_cuda(mesh::FieldView<const T, 3> u, mesh::
   const auto b = core::BoxPoints<3>::of(coarse_box);
   constexpr long long tx = residual_restriction_threads_x, ty = residual_restriction_threads_y;
   const long long blocks_xy = ((b.n[0] + tx - 1) / tx) * ((b.n[1] + ty - 1) / ty);
-  long long tz = residual_restriction_chunk;
-  while (tz > 1 && blocks_xy * ((b.n[2] + tz - 1) / tz) < residual_restriction_blocks) tz /= 2;
+  const long long tz = walk_length(residual_restriction_chunk, 1, blocks_xy, b.n[2], residual_restriction_blocks);
   GRIDFLOW_REQUIRE((b.n[0] + tx - 1) / tx < (1ll << 31) && (b.n[1] + ty - 1) / ty < 65535 && (b.n[2] + tz - 1) / tz < 65535,
                    "multigrid::restrict_residual_full_weighting: box too large for the CUDA launch");
   const dim3 grid(static_cast<unsigned>((b.n[0] + tx - 1) / tx), static_cast<unsigned>((b.n[1] + ty - 1) / ty),
