@@ -47,7 +47,8 @@ std::vector<double> gaussian_weights(double sigma, double truncate) {
   const double r_real = truncate * sigma + 0.5;
   if (r_real >= max_axis_length / 2 + 1) {
     std::ostringstream os;
-    os << "gaussian sigma " << sigma << " with truncate " << truncate << " needs radius " << static_cast<long long>(r_real)
+    // The radius in floating point: past 2^63 (sigma 1e300) an integer conversion is undefined.
+    os << "gaussian sigma " << sigma << " with truncate " << truncate << " needs radius " << std::floor(r_real)
        << ", more than 32";
     refuse(os.str());
   }

@@ -64,6 +64,9 @@ TEST(FilterWeights, BadArgumentsAreRefusedWithAReason) {
   EXPECT_NE(message([] { gaussian_weights(-1.0); }).find("sigma must be > 0"), std::string::npos);
   EXPECT_NE(message([] { gaussian_weights(1.0, 0.0); }).find("truncate"), std::string::npos);
   EXPECT_NE(message([] { gaussian_weights(9.0); }).find("more than 32"), std::string::npos);
+  // A radius past any integer (sigma 1e300) is still named as a number, not a wrapped integer.
+  EXPECT_NE(message([] { gaussian_weights(1e300); }).find("needs radius 4e+300"), std::string::npos);
+  EXPECT_NE(message([] { gaussian_weights(9.0); }).find("needs radius 36,"), std::string::npos);
   EXPECT_NE(message([] { gaussian_filter<3>({1.0, 0.0, 1.0}); }).find("sigma must be > 0"), std::string::npos);
   EXPECT_NE(message([] { mean_weights(0); }).find("size must be >= 1"), std::string::npos);
   EXPECT_NE(message([] { mean_filter<2>({3, -2}); }).find("size must be >= 1"), std::string::npos);
