@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
+#include "kernels/core/for_each_host.hpp"
+#include "kernels/core/reduce_host.hpp"
 #include "kernels/filter/whiten_point.hpp"
 
 namespace gridflow::kernels::filter {
@@ -47,17 +50,49 @@ T at(const T* f, int nx, int y, int x) {
   return f[static_cast<std::ptrdiff_t>(y) * nx + x];
 }
 
+// The frame's rows y0..y1 run in parallel on the host execution space, each a plain loop along x
+// (the CPU reference is what `gridflow filter` and in-situ whitening run on the host); blocks.
+template <class Row>
+void for_rows(const char* label, int y0, int y1, const Row& row) {
+  core::for_each_index_host(label, y1 - y0 + 1, [&](std::int64_t r) { row(y0 + static_cast<int>(r)); });
+}
+
+// The sum of row(y) over the rows y0..y1: rows in parallel, their values joined in row order, so
+// the bits do not depend on the thread count.
+template <class Reducer, class Row>
+typename Reducer::Value sum_rows(const char* label, int y0, int y1, const Row& row) {
+  if (y1 < y0) return Reducer::identity();
+  const mesh::Box<2> rows{{0, y0}, {0, y1}};  // one point a row: reduce_rows_host numbers the rows
+  return core::reduce_rows_host<Reducer>(label, rows, [&](mesh::Index y) { return row(static_cast<int>(y)); });
+}
+
+// WhitenShiftSums added term by term.
+struct ShiftSumsReducer {
+  using Value = WhitenShiftSums;
+  static Value identity() { return {}; }
+  static void join(Value& into, const Value& from) {
+    into.p += from.p;
+    into.q += from.q;
+    into.u += from.u;
+    into.v += from.v;
+    into.w += from.w;
+  }
+  static void merge(Value& into, const Value& from) { join(into, from); }
+};
+
 // One shift pass of the reference against F at s: the residual shift (dy, dx) over the pixels
 // `margin` from every edge.
 template <class T>
 void shift_pass(const WhitenFrame<T>& job, const double* s, int margin, double& dy, double& dx) {
   const WhitenStencil<T> st = whiten_stencil<T>(s[0], s[1]);
-  WhitenShiftSums sums;
-  for (int y = margin; y <= job.ny - 1 - margin; ++y)
+  const WhitenShiftSums sums = sum_rows<ShiftSumsReducer>("filter::whiten::shift_pass", margin, job.ny - 1 - margin, [&](int y) {
+    WhitenShiftSums row;
     for (int x = margin; x <= job.nx - 1 - margin; ++x) {
       const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y, x);
-      whiten_add_shift_terms(sums, d, static_cast<double>(whiten_sample(job.reference, job.nx, job.ny, job.nx, y, x, st)));
+      whiten_add_shift_terms(row, d, static_cast<double>(whiten_sample(job.reference, job.nx, job.ny, job.nx, y, x, st)));
     }
+    return row;
+  });
   whiten_shift_update(sums, dy, dx);
 }
 
@@ -86,15 +121,19 @@ int refine_shift(const WhitenFrame<T>& job, const WhitenParams& params) {
 template <class T>
 void register_frame(const T* f, std::ptrdiff_t pitch, int ny, int nx, double sy, double sx, T* dst) {
   const WhitenStencil<T> st = whiten_stencil<T>(sy, sx);
-  for (int y = 0; y < ny; ++y)
+  for_rows("filter::whiten::register", 0, ny - 1, [&](int y) {
     for (int x = 0; x < nx; ++x) dst[static_cast<std::ptrdiff_t>(y) * nx + x] = whiten_sample(f, pitch, ny, nx, y, x, st);
+  });
 }
 
 template <class T>
 double dot(const T* a, const T* b, int ny, int nx) {
-  double s = 0.0;
-  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(ny) * nx; ++i) s += static_cast<double>(a[i]) * static_cast<double>(b[i]);
-  return s;
+  return sum_rows<core::Sum>("filter::whiten::dot", 0, ny - 1, [&](int y) {
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(y) * nx;
+    double s = 0.0;
+    for (std::ptrdiff_t i = row; i < row + nx; ++i) s += static_cast<double>(a[i]) * static_cast<double>(b[i]);
+    return s;
+  });
 }
 
 // Step 2: the anchor moves to S_t rounded once S_t leaves its reach; the history is registered
@@ -119,23 +158,26 @@ void follow_anchor(const WhitenFrame<T>& job, bool aligned) {
 // Step 3: F into its ring slot, R_t, F's row of the products, the next frame's reference.
 template <class T>
 void join_history(const WhitenFrame<T>& job, bool aligned) {
-  for (int y = 0; y < job.ny; ++y)
+  for_rows("filter::whiten::store", 0, job.ny - 1, [&](int y) {
     for (int x = 0; x < job.nx; ++x) job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = job.frame[y * job.frame_pitch + x];
+  });
   const double* A = job.anchor;
   const double* St = job.history + 2 * job.t;
   register_frame(job.frame, job.frame_pitch, job.ny, job.nx, St[0] - A[0], St[1] - A[1], job.registered_store);
-  const std::size_t n = static_cast<std::size_t>(job.ny) * job.nx;
   const T* newest = aligned ? job.registered_store : job.store;  // R_t, or F
   job.set_product(job.slot, job.slot, dot(newest, newest, job.ny, job.nx));
   for (int k = 0; k < job.m; ++k)
     job.set_product(job.slot, job.slots[k], dot(newest, aligned ? job.registered[k] : job.remembered[k], job.ny, job.nx));
   const int count = job.m_next();
   const double inverse = 1.0 / count;  // a product per pixel, not a division (the CUDA join's too)
-  for (std::size_t i = 0; i < n; ++i) {
-    double sum = static_cast<double>(job.registered_store[i]);
-    for (int k = 0; k + 1 < count; ++k) sum += static_cast<double>(job.registered[k][i]);
-    job.reference[i] = static_cast<T>(sum * inverse);
-  }
+  for_rows("filter::whiten::reference", 0, job.ny - 1, [&](int y) {
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(y) * job.nx;
+    for (std::ptrdiff_t i = row; i < row + job.nx; ++i) {
+      double sum = static_cast<double>(job.registered_store[i]);
+      for (int k = 0; k + 1 < count; ++k) sum += static_cast<double>(job.registered[k][i]);
+      job.reference[i] = static_cast<T>(sum * inverse);
+    }
+  });
 }
 
 // The weights a_k from the table (G_kl, b_k as whiten.hpp says).
@@ -182,8 +224,9 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
     job.history[2 * job.t + 1] = 0.0;
     job.refinements[job.t] = 0;
     join_history(job, aligned);
-    for (int y = 0; y < job.ny; ++y)
+    for_rows("filter::whiten::copy", 0, job.ny - 1, [&](int y) {
       for (int x = 0; x < job.nx; ++x) job.out[y * job.out_pitch + x] = job.frame[y * job.frame_pitch + x];
+    });
     return;
   }
   job.refinements[job.t] = refine_shift(job, params);
@@ -200,7 +243,7 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
 
   std::vector<WhitenStencil<T>> stencil(m);
   for (int k = 0; k < m; ++k) stencil[k] = whiten_stencil<T>(job.pair_shift[2 * k], job.pair_shift[2 * k + 1]);
-  for (int y = 0; y < job.ny; ++y)
+  for_rows("filter::whiten::predict", 0, job.ny - 1, [&](int y) {
     for (int x = 0; x < job.nx; ++x) {
       const T f = job.frame[y * job.frame_pitch + x];
       double p = 0.0;
@@ -210,6 +253,7 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
       }
       job.out[y * job.out_pitch + x] = static_cast<T>(static_cast<double>(f) - p);
     }
+  });
 }
 
 template void whiten_frame_host<float>(const WhitenFrame<float>&, const WhitenParams&);
