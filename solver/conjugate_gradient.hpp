@@ -36,9 +36,8 @@ class ConjugateGradient {
   /// A preconditioner that works in float on fields of its own (mixed-precision multigrid in a
   /// double solve): the solver rounds r into `r` as it updates r, and reads z in float from `z`
   /// where it would read its own z, so no pass over memory converts either. `apply` sets z ~
-  /// A^{-1} r on the owned interior points. Both fields have
-  /// the solver's owned box; the iterates are bitwise those of a Preconditioner that rounds r,
-  /// applies the same cycle and widens z.
+  /// A^{-1} r on the owned interior points. Both fields have the solver's owned box; the iterates
+  /// are bitwise those of a Preconditioner that rounds r, applies the same cycle and widens z.
   struct RoundedPreconditioner {
     mesh::Field<float, 3>* r = nullptr;
     mesh::Field<float, 3>* z = nullptr;

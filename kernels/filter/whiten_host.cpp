@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 
 #include "kernels/core/for_each_host.hpp"
 #include "kernels/core/reduce_host.hpp"
@@ -50,21 +49,11 @@ T at(const T* f, int nx, int y, int x) {
   return f[static_cast<std::ptrdiff_t>(y) * nx + x];
 }
 
-// The frame's rows y0..y1 run in parallel on the host execution space, each a plain loop along x
-// (the CPU reference is what `gridflow filter` and in-situ whitening run on the host); blocks.
-template <class Row>
-void for_rows(const char* label, int y0, int y1, const Row& row) {
-  core::for_each_index_host(label, y1 - y0 + 1, [&](std::int64_t r) { row(y0 + static_cast<int>(r)); });
-}
-
-// The sum of row(y) over the rows y0..y1: rows in parallel, their values joined in row order, so
-// the bits do not depend on the thread count.
-template <class Reducer, class Row>
-typename Reducer::Value sum_rows(const char* label, int y0, int y1, const Row& row) {
-  if (y1 < y0) return Reducer::identity();
-  const mesh::Box<2> rows{{0, y0}, {0, y1}};  // one point a row: reduce_rows_host numbers the rows
-  return core::reduce_rows_host<Reducer>(label, rows, [&](mesh::Index y) { return row(static_cast<int>(y)); });
-}
+// Rows y0..y1 of a frame as a box of one point a row, for core::for_each_row_host and
+// core::reduce_rows_host: the rows run in parallel on the host execution space (the CPU reference is
+// what `gridflow filter` and in-situ whitening run on the host), sums joined in row order, so the
+// bits do not depend on the thread count. Empty where y1 < y0.
+mesh::Box<2> frame_rows(int y0, int y1) { return mesh::Box<2>{{0, y0}, {0, y1}}; }
 
 // WhitenShiftSums added term by term.
 struct ShiftSumsReducer {
@@ -85,7 +74,8 @@ struct ShiftSumsReducer {
 template <class T>
 void shift_pass(const WhitenFrame<T>& job, const double* s, int margin, double& dy, double& dx) {
   const WhitenStencil<T> st = whiten_stencil<T>(s[0], s[1]);
-  const WhitenShiftSums sums = sum_rows<ShiftSumsReducer>("filter::whiten::shift_pass", margin, job.ny - 1 - margin, [&](int y) {
+  const mesh::Box<2> rows = frame_rows(margin, job.ny - 1 - margin);
+  const WhitenShiftSums sums = core::reduce_rows_host<ShiftSumsReducer>("filter::whiten::shift_pass", rows, [&](int y) {
     WhitenShiftSums row;
     for (int x = margin; x <= job.nx - 1 - margin; ++x) {
       const WhitenGradient d = whiten_gradient(job.frame, job.frame_pitch, y, x);
@@ -121,14 +111,14 @@ int refine_shift(const WhitenFrame<T>& job, const WhitenParams& params) {
 template <class T>
 void register_frame(const T* f, std::ptrdiff_t pitch, int ny, int nx, double sy, double sx, T* dst) {
   const WhitenStencil<T> st = whiten_stencil<T>(sy, sx);
-  for_rows("filter::whiten::register", 0, ny - 1, [&](int y) {
+  core::for_each_row_host("filter::whiten::register", frame_rows(0, ny - 1), [&](int y) {
     for (int x = 0; x < nx; ++x) dst[static_cast<std::ptrdiff_t>(y) * nx + x] = whiten_sample(f, pitch, ny, nx, y, x, st);
   });
 }
 
 template <class T>
 double dot(const T* a, const T* b, int ny, int nx) {
-  return sum_rows<core::Sum>("filter::whiten::dot", 0, ny - 1, [&](int y) {
+  return core::reduce_rows_host<core::Sum>("filter::whiten::dot", frame_rows(0, ny - 1), [&](int y) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(y) * nx;
     double s = 0.0;
     for (std::ptrdiff_t i = row; i < row + nx; ++i) s += static_cast<double>(a[i]) * static_cast<double>(b[i]);
@@ -158,7 +148,7 @@ void follow_anchor(const WhitenFrame<T>& job, bool aligned) {
 // Step 3: F into its ring slot, R_t, F's row of the products, the next frame's reference.
 template <class T>
 void join_history(const WhitenFrame<T>& job, bool aligned) {
-  for_rows("filter::whiten::store", 0, job.ny - 1, [&](int y) {
+  core::for_each_row_host("filter::whiten::store", frame_rows(0, job.ny - 1), [&](int y) {
     for (int x = 0; x < job.nx; ++x) job.store[static_cast<std::ptrdiff_t>(y) * job.nx + x] = job.frame[y * job.frame_pitch + x];
   });
   const double* A = job.anchor;
@@ -170,7 +160,7 @@ void join_history(const WhitenFrame<T>& job, bool aligned) {
     job.set_product(job.slot, job.slots[k], dot(newest, aligned ? job.registered[k] : job.remembered[k], job.ny, job.nx));
   const int count = job.m_next();
   const double inverse = 1.0 / count;  // a product per pixel, not a division (the CUDA join's too)
-  for_rows("filter::whiten::reference", 0, job.ny - 1, [&](int y) {
+  core::for_each_row_host("filter::whiten::reference", frame_rows(0, job.ny - 1), [&](int y) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(y) * job.nx;
     for (std::ptrdiff_t i = row; i < row + job.nx; ++i) {
       double sum = static_cast<double>(job.registered_store[i]);
@@ -224,7 +214,7 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
     job.history[2 * job.t + 1] = 0.0;
     job.refinements[job.t] = 0;
     join_history(job, aligned);
-    for_rows("filter::whiten::copy", 0, job.ny - 1, [&](int y) {
+    core::for_each_row_host("filter::whiten::copy", frame_rows(0, job.ny - 1), [&](int y) {
       for (int x = 0; x < job.nx; ++x) job.out[y * job.out_pitch + x] = job.frame[y * job.frame_pitch + x];
     });
     return;
@@ -243,7 +233,7 @@ void whiten_frame_host(const WhitenFrame<T>& job, const WhitenParams& params) {
 
   std::vector<WhitenStencil<T>> stencil(m);
   for (int k = 0; k < m; ++k) stencil[k] = whiten_stencil<T>(job.pair_shift[2 * k], job.pair_shift[2 * k + 1]);
-  for_rows("filter::whiten::predict", 0, job.ny - 1, [&](int y) {
+  core::for_each_row_host("filter::whiten::predict", frame_rows(0, job.ny - 1), [&](int y) {
     for (int x = 0; x < job.nx; ++x) {
       const T f = job.frame[y * job.frame_pitch + x];
       double p = 0.0;
